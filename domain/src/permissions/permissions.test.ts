@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PERMISSIONS,
+  describePermission,
+  hasPermission,
+  isPermission,
+  missingPermissionMessage,
+  permissionsOf,
+  type Permission,
+} from './permissions.ts';
+import { ROLES, type Role } from './roles.ts';
+
+// The matrix of product-decisions.md section 2, typed out independently of the implementation.
+const MATRIX: Record<Permission, Record<Role, boolean>> = {
+  'billing_read:subscriptions': { owner: true, administrator: true, developer: true, read_only: true },
+  'billing_read:customer': { owner: true, administrator: true, developer: true, read_only: false },
+  'billing_read:tax_ids': { owner: true, administrator: true, developer: true, read_only: false },
+  'billing_read:payment_methods': { owner: true, administrator: true, developer: true, read_only: false },
+  'billing_write:customer': { owner: true, administrator: true, developer: false, read_only: false },
+  'billing_write:subscriptions': { owner: true, administrator: true, developer: false, read_only: false },
+  'billing_write:payment_methods': { owner: true, administrator: true, developer: false, read_only: false },
+  'update:organizations': { owner: true, administrator: true, developer: false, read_only: false },
+};
+
+describe('hasPermission', () => {
+  for (const permission of PERMISSIONS) {
+    for (const role of ROLES) {
+      const expected = MATRIX[permission][role];
+      it(`${role} ${expected ? 'may' : 'may not'} ${permission}`, () => {
+        expect(hasPermission(role, permission)).toBe(expected);
+      });
+    }
+  }
+
+  it('denies when there is no role', () => {
+    for (const permission of PERMISSIONS) {
+      expect(hasPermission(null, permission)).toBe(false);
+      expect(hasPermission(undefined, permission)).toBe(false);
+    }
+  });
+
+  it('denies an unknown role', () => {
+    expect(hasPermission('billing_admin' as Role, 'billing_read:subscriptions')).toBe(false);
+  });
+});
+
+describe('permissionsOf', () => {
+  it('lists exactly the granted permissions', () => {
+    expect(permissionsOf('read_only')).toEqual(['billing_read:subscriptions']);
+    expect(permissionsOf('owner')).toEqual([...PERMISSIONS]);
+    expect(permissionsOf('developer')).not.toContain('billing_write:customer');
+  });
+});
+
+describe('describing permissions', () => {
+  it('names the action and the resource', () => {
+    expect(describePermission('billing_write:payment_methods')).toBe(
+      'billing write on payment methods',
+    );
+    expect(missingPermissionMessage('update:organizations')).toContain('update on organizations');
+  });
+
+  it('recognises only known permissions', () => {
+    expect(isPermission('billing_read:customer')).toBe(true);
+    expect(isPermission('billing_read:everything')).toBe(false);
+  });
+});

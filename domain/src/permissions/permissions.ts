@@ -1,0 +1,60 @@
+import type { Role } from './roles.ts';
+
+/**
+ * A permission is an action on a resource, written `action:resource`. The list is closed: the server
+ * refuses to register a route whose permission is not one of these.
+ */
+export const PERMISSIONS = [
+  'billing_read:subscriptions',
+  'billing_read:customer',
+  'billing_read:tax_ids',
+  'billing_read:payment_methods',
+  'billing_write:customer',
+  'billing_write:subscriptions',
+  'billing_write:payment_methods',
+  'update:organizations',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const EVERYTHING: readonly Permission[] = PERMISSIONS;
+
+const READ_ONLY: readonly Permission[] = ['billing_read:subscriptions'];
+
+const DEVELOPER: readonly Permission[] = [
+  'billing_read:subscriptions',
+  'billing_read:customer',
+  'billing_read:tax_ids',
+  'billing_read:payment_methods',
+];
+
+/** The role matrix of the product decisions, as data. */
+const GRANTS: Record<Role, ReadonlySet<Permission>> = {
+  owner: new Set(EVERYTHING),
+  administrator: new Set(EVERYTHING),
+  developer: new Set(DEVELOPER),
+  read_only: new Set(READ_ONLY),
+};
+
+/** The single answer to "may this role do that". Unknown roles get nothing. */
+export function hasPermission(role: Role | null | undefined, permission: Permission): boolean {
+  if (!role) return false;
+  return GRANTS[role]?.has(permission) ?? false;
+}
+
+export function permissionsOf(role: Role): Permission[] {
+  return PERMISSIONS.filter((permission) => hasPermission(role, permission));
+}
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+/** "billing_write:payment_methods" -> "billing write on payment methods" */
+export function describePermission(permission: Permission): string {
+  const [action = '', resource = ''] = permission.split(':');
+  return `${action.replaceAll('_', ' ')} on ${resource.replaceAll('_', ' ')}`;
+}
+
+export function missingPermissionMessage(permission: Permission): string {
+  return `You do not have permission to do this: it needs ${describePermission(permission)}`;
+}

@@ -1,0 +1,54 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '**/.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    // One direction of imports: the domain imports neither the api nor the web app.
+    files: ['domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@meterline/api', '@meterline/web', '**/api/**', '**/web/**'], message: 'The domain package is pure: it imports neither api nor web.' },
+            { group: ['node:*', 'fs', 'path', 'http', 'crypto', 'react', 'fastify', 'kysely', 'pg'], message: 'The domain package has no I/O and no framework.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@meterline/api', '**/api/src/**'], message: 'The web app never imports the api: types come through the domain schemas.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['api/src/cli/**/*.ts', 'api/bench/**/*.ts', 'scripts/**/*.mjs'],
+    rules: { 'no-console': 'off' },
+  },
+);
