@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import access from './plugins/access.ts';
+import csrf from './plugins/csrf.ts';
+import errors from './plugins/errors.ts';
+import session from './plugins/session.ts';
+import authRoutes from './routes/auth.ts';
+import organizationRoutes from './routes/organizations.ts';
+import partnerRoutes from './routes/partners.ts';
+import profileRoutes from './routes/profile.ts';
+import projectRoutes from './routes/projects.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+}
+
+const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/dist');
+
+export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errors);
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Meterline platform API',
+        description:
+          'The billing API of the platform. Errors answer {"message"}. Mutations from a browser need the ' +
+          'x-csrf-token header (GET /platform/auth/csrf).',
+        version: '1.0.0',
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/platform/docs' });
+  app.get('/platform/openapi.json', { schema: { hide: true }, config: { access: { kind: 'public' } } }, () =>
+    app.swagger(),
+  );
+
+  await app.register(session, { db, config, clock });
+  await app.register(csrf, { config });
+  await app.register(access, { db, operatorKey: config.METERING_API_KEY });
+
+  await app.register(authRoutes, { db, clock });
+  await app.register(profileRoutes, {
+    db,
+    disabledFeatures: config.DISABLED_FEATURES,
+    projectUpdatesDisabled: config.DISABLE_PROJECT_CREATION_AND_UPDATES,
+  });
+  await app.register(organizationRoutes, { db });
+  await app.register(projectRoutes, { db });
+  await app.register(partnerRoutes, { db, config });
+
+  await registerWebApp(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  return app;
+}
+
+/** The web app is served from the same origin; any non-API path falls back to its index.html. */
+async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const hasWeb = existsSync(join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const isApi = path.startsWith('/platform') || path.startsWith('/internal');
+    if (isApi || request.method !== 'GET') {
+      return reply.code(404).send({ message: `No route for ${request.method} ${path}` });
+    }
+    if (!hasWeb) {
+      return reply.code(404).send({ message: 'The web app is not built: run `npm run build`.' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

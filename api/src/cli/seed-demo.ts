@@ -1,0 +1,19 @@
+import { systemClock } from '../clock.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { seedDemoWorld } from '../seed/demo-world.ts';
+
+try {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await migrateToLatest(database.db);
+  await seedDemoWorld(database.db, systemClock);
+  await database.close();
+  console.log('The demo organizations were reset.');
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}

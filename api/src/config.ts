@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { FEATURES, type Feature } from '@meterline/domain';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DISABLE_PROJECT_CREATION_AND_UPDATES: booleanFlag,
+  DISABLED_FEATURES: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const names = (value ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const unknown = names.filter((name) => !(FEATURES as readonly string[]).includes(name));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown feature ${unknown.join(', ')}; known features are ${FEATURES.join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return names as Feature[];
+    }),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY: booleanFlag,
+  METERING_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  VERCEL_MANAGE_URL: z
+    .string()
+    .min(1)
+    .default('/partners/vercel/installations/{installationId}')
+    .refine((value) => value.includes('{installationId}'), 'must contain {installationId}'),
+  AWS_MARKETPLACE_MANAGE_URL: z
+    .string()
+    .min(1)
+    .default('/partners/aws-marketplace/{slug}')
+    .refine((value) => value.includes('{slug}'), 'must contain {slug}'),
+  SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = z.output<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; every bad value is named in one message. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** For tests and embedding: defaults plus overrides, validated the same way. */
+export function configFrom(overrides: Partial<Record<keyof Config, string>>): Config {
+  return loadConfig(overrides);
+}

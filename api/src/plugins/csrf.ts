@@ -1,0 +1,51 @@
+import csrf from '@fastify/csrf-protection';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+import { cookieIsSecure } from './session.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * Double-submit protection for every browser mutation: the secret lives in an httpOnly cookie, the token
+ * derived from it travels in a header that another site cannot set. Operator routes use a bearer key, not
+ * cookies, so they need none.
+ */
+export default fp(
+  async function csrfProtection(app: FastifyInstance, opts: { config: Config }) {
+    await app.register(csrf, {
+      cookieKey: 'ml_csrf',
+      cookieOpts: { path: '/', httpOnly: true, sameSite: 'strict', secure: false },
+      getToken: (request) => {
+        const value = request.headers[CSRF_HEADER];
+        return typeof value === 'string' ? value : undefined;
+      },
+    });
+
+    app.addHook('onRequest', (request, reply, done) => {
+      const access = request.routeOptions.config?.access;
+      if (SAFE_METHODS.has(request.method) || access?.kind === 'operator' || !access) {
+        done();
+        return;
+      }
+      app.csrfProtection(request, reply, done);
+    });
+
+    app.decorate('issueCsrfToken', (reply: import('fastify').FastifyReply) =>
+      reply.generateCsrf({
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: cookieIsSecure(opts.config, reply.request),
+      }),
+    );
+  },
+  { name: 'csrf', dependencies: ['@fastify/cookie'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    issueCsrfToken(reply: FastifyReply): string;
+  }
+}

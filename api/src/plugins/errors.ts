@@ -1,0 +1,45 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error whose message is safe to show the caller, with the status it answers. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+// zod's own messages do not say which field they are about; the product's rule messages do.
+const GENERIC_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
+
+function describeIssue(instancePath: string, message: string, context: string): string {
+  if (!GENERIC_MESSAGE.test(message)) return message;
+  const field = instancePath.replace(/^\//, '').replaceAll('/', '.') || context;
+  return field ? `${field}: ${message}` : message;
+}
+
+/** Every error answers JSON {"message"}; bad input is a 400 that names the field, never a 5xx. */
+export default fp(async function errors(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const message = first
+        ? describeIssue(first.instancePath, first.message ?? 'Invalid value', error.validationContext ?? '')
+        : 'Invalid request';
+      return reply.code(400).send({ message });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ message: error.message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
+  });
+});

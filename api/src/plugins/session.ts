@@ -1,0 +1,74 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { deleteSession, findLiveSession, insertSession } from '../repositories/sessions.ts';
+
+export const SESSION_COOKIE = 'ml_session';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+    sessionId: string | null;
+  }
+  interface FastifyInstance {
+    startSession(reply: FastifyReply, request: FastifyRequest, userId: string): Promise<void>;
+    endSession(reply: FastifyReply, request: FastifyRequest): Promise<void>;
+  }
+}
+
+// Only a hash of the token is stored, so a leaked table cannot be replayed as cookies.
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function cookieIsSecure(config: Config, request: FastifyRequest): boolean {
+  if (config.COOKIE_SECURE === 'auto') return request.protocol === 'https';
+  return config.COOKIE_SECURE === 'true';
+}
+
+export default fp(
+  async function session(app: FastifyInstance, opts: { db: Db; config: Config; clock: Clock }) {
+    const { db, config, clock } = opts;
+    app.decorateRequest('user', null);
+    app.decorateRequest('sessionId', null);
+
+    app.addHook('onRequest', async (request) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (!token) return;
+      const id = hashToken(token);
+      const found = await findLiveSession(db, id, clock.now());
+      if (!found) return;
+      request.sessionId = id;
+      request.user = { id: found.user_id, email: found.email, name: found.name };
+    });
+
+    app.decorate('startSession', async (reply: FastifyReply, request: FastifyRequest, userId: string) => {
+      const token = randomBytes(32).toString('base64url');
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + config.SESSION_TTL_HOURS * 3600 * 1000);
+      await insertSession(db, { id: hashToken(token), userId, expiresAt, now });
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: cookieIsSecure(config, request),
+        expires: expiresAt,
+      });
+    });
+
+    app.decorate('endSession', async (reply: FastifyReply, request: FastifyRequest) => {
+      if (request.sessionId) await deleteSession(db, request.sessionId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    });
+  },
+  { name: 'session', dependencies: ['@fastify/cookie'] },
+);

@@ -1,0 +1,50 @@
+import type { Project } from '@meterline/domain';
+import type { Db } from '../db/database.ts';
+
+function baseQuery(db: Db) {
+  return db
+    .selectFrom('projects')
+    .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
+    .select([
+      'projects.id',
+      'projects.ref',
+      'projects.name',
+      'projects.status',
+      'projects.compute_size',
+      'projects.created_at',
+      'projects.organization_id',
+      'organizations.slug as organization_slug',
+      'organizations.restriction_status',
+    ]);
+}
+
+type ProjectQueryRow = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;
+
+function toProject(row: ProjectQueryRow): Project {
+  return {
+    id: row.id,
+    ref: row.ref,
+    name: row.name,
+    organization_slug: row.organization_slug,
+    status: row.status,
+    compute_size: row.compute_size,
+    inserted_at: Math.floor(row.created_at.getTime() / 1000),
+  };
+}
+
+export async function listProjects(db: Db, organizationId: string): Promise<Project[]> {
+  const rows = await baseQuery(db)
+    .where('projects.organization_id', '=', organizationId)
+    .orderBy('projects.ref')
+    .execute();
+  return rows.map(toProject);
+}
+
+export async function findProjectForUser(db: Db, ref: string, userId: string) {
+  const row = await baseQuery(db)
+    .innerJoin('memberships', 'memberships.organization_id', 'projects.organization_id')
+    .where('projects.ref', '=', ref)
+    .where('memberships.user_id', '=', userId)
+    .executeTakeFirst();
+  return row && { project: toProject(row), restricted: row.restriction_status === 'restricted' };
+}

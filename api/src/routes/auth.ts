@@ -1,0 +1,83 @@
+import { csrfTokenSchema, errorResponseSchema, signInBodySchema, userSchema } from '@meterline/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { signIn } from '../services/auth/sign-in.ts';
+import { FailureLimiter } from '../services/auth/failure-limiter.ts';
+
+const FAILURE_WINDOW_SECONDS = 15 * 60;
+
+const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
+  const seconds = () => clock.now().getTime() / 1000;
+  const byEmail = new FailureLimiter(5, FAILURE_WINDOW_SECONDS, seconds);
+  const byAddress = new FailureLimiter(20, FAILURE_WINDOW_SECONDS, seconds);
+
+  app.get(
+    '/platform/auth/csrf',
+    {
+      config: { access: { kind: 'public' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Issue a CSRF token; send it as x-csrf-token on every mutation',
+        response: { 200: csrfTokenSchema },
+      },
+    },
+    async (_request, reply) => ({ token: app.issueCsrfToken(reply) }),
+  );
+
+  app.post(
+    '/platform/auth/sign-in',
+    {
+      config: {
+        access: { kind: 'public' },
+        // A generous ceiling per address for everything, on top of the failure counts below.
+        rateLimit: { max: 60, timeWindow: '1 minute' },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password; sets the session cookie',
+        body: signInBodySchema,
+        response: {
+          200: z.object({ user: userSchema }),
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const email = request.body.email.toLowerCase();
+      const wait = Math.max(byEmail.retryAfter(email), byAddress.retryAfter(request.ip));
+      if (wait > 0) {
+        throw new HttpError(429, 'Too many failed sign-in attempts. Please try again later.', {
+          'retry-after': String(wait),
+        });
+      }
+      const user = await signIn(db, email, request.body.password);
+      if (!user) {
+        byEmail.record(email);
+        byAddress.record(request.ip);
+        throw new HttpError(401, 'Invalid email or password');
+      }
+      byEmail.reset(email);
+      await app.startSession(reply, request, user.id);
+      return { user };
+    },
+  );
+
+  app.post(
+    '/platform/auth/sign-out',
+    {
+      config: { access: { kind: 'public' } },
+      schema: { tags: ['auth'], summary: 'End the session', response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await app.endSession(reply, request);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default authRoutes;

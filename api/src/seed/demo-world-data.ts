@@ -1,0 +1,125 @@
+import type { BillingPartner, ComputeSize, ManagedBy, PlanId, ProjectStatus, Role, Violation } from '@meterline/domain';
+
+/** The demo world of shared/spec/demo-world.md, as data. Times are offsets from the moment of seeding. */
+export const DEMO_PASSWORD = 'billing-demo-2026';
+
+export interface DemoUser {
+  email: string;
+  name: string;
+  freeProjectLimit?: number;
+}
+
+export const DEMO_USERS: DemoUser[] = [
+  { email: 'owner@example.com', name: 'Olivia Owner' },
+  { email: 'admin@example.com', name: 'Adam Admin' },
+  { email: 'developer@example.com', name: 'Devi Developer' },
+  { email: 'readonly@example.com', name: 'Riley Readonly' },
+  { email: 'outsider@example.com', name: 'Oscar Outsider' },
+  // Members of crowded-co who already run as many free projects as they may (see crowded-co).
+  { email: 'maya@example.com', name: 'Maya Crowder', freeProjectLimit: 2 },
+  { email: 'theo@example.com', name: 'Theo Crowder', freeProjectLimit: 2 },
+];
+
+export const ACME_TEAM: [string, Role][] = [
+  ['owner@example.com', 'owner'],
+  ['admin@example.com', 'administrator'],
+  ['developer@example.com', 'developer'],
+  ['readonly@example.com', 'read_only'],
+];
+
+export interface DemoProject {
+  status: ProjectStatus;
+  computeSize: ComputeSize;
+}
+
+export interface DemoOrganization {
+  slug: string;
+  name: string;
+  plan: PlanId;
+  members: [string, Role][];
+  /** false: the spend cap is on. Free is always capped; team and enterprise never are. */
+  usageBillingEnabled: boolean;
+  managedBy?: ManagedBy;
+  partnerId?: string;
+  billingPartner?: BillingPartner;
+  paymentMethodType?: 'card' | 'invoice';
+  billingEmail?: string;
+  additionalBillingEmails?: string[];
+  restriction?: {
+    status: 'grace_period' | 'grace_period_over' | 'restricted';
+    /** Days from seeding to the grace period's end; negative is in the past. */
+    graceEndInDays: number | null;
+    violations: Violation[];
+  };
+  hasOrioleProject?: boolean;
+  projects: DemoProject[];
+}
+
+const PAID_SIZES: ComputeSize[] = ['micro', 'small', 'medium', 'micro'];
+
+function projects(count: number, plan: PlanId, status: ProjectStatus = 'ACTIVE_HEALTHY'): DemoProject[] {
+  return Array.from({ length: count }, (_, index) => ({
+    status,
+    computeSize: plan === 'free' ? 'nano' : (PAID_SIZES[index % PAID_SIZES.length] ?? 'micro'),
+  }));
+}
+
+function org(
+  slug: string,
+  name: string,
+  plan: PlanId,
+  rest: Partial<DemoOrganization> = {},
+): DemoOrganization {
+  return {
+    slug,
+    name,
+    plan,
+    members: ACME_TEAM,
+    usageBillingEnabled: plan === 'team' || plan === 'enterprise',
+    billingEmail: `billing@${slug.replaceAll('_', '-')}.example.com`,
+    projects: projects(2, plan),
+    ...rest,
+  };
+}
+
+export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
+  org('acme-free', 'Acme Free', 'free'),
+  org('acme-pro', 'Acme Pro', 'pro', {
+    billingEmail: 'billing@acme.example.com',
+    additionalBillingEmails: ['finance@acme.example.com', 'cto@acme.example.com'],
+    projects: projects(3, 'pro'),
+  }),
+  org('acme-team', 'Acme Team', 'team', { projects: projects(4, 'team') }),
+  org('acme-enterprise', 'Acme Enterprise', 'enterprise', { paymentMethodType: 'invoice' }),
+  org('payg-co', 'PAYG Co', 'pro', { usageBillingEnabled: true }),
+  org('limits-co', 'Limits Co', 'free'),
+  org('grace-co', 'Grace Co', 'free', {
+    restriction: { status: 'grace_period', graceEndInDays: 5, violations: ['exceed_egress_quota'] },
+  }),
+  org('fairuse-co', 'Fair Use Co', 'free', {
+    restriction: {
+      status: 'grace_period_over',
+      graceEndInDays: -2,
+      violations: ['exceed_egress_quota', 'exceed_storage_size_quota'],
+    },
+  }),
+  org('restricted-co', 'Restricted Co', 'pro', {
+    restriction: { status: 'restricted', graceEndInDays: null, violations: ['overdue_payment'] },
+  }),
+  org('vercel_icfg_demo123', 'Vercel Demo', 'pro', {
+    managedBy: 'vercel-marketplace',
+    partnerId: 'icfg_demo123',
+    billingPartner: 'vercel_marketplace',
+  }),
+  org('aws-co', 'AWS Co', 'pro', { managedBy: 'aws-marketplace', billingPartner: 'aws' }),
+  org('fly-co', 'Fly Co', 'pro', { billingPartner: 'fly' }),
+  org('oriole-co', 'Oriole Co', 'pro', { hasOrioleProject: true }),
+  org('crowded-co', 'Crowded Co', 'pro', {
+    members: [...ACME_TEAM, ['maya@example.com', 'developer'], ['theo@example.com', 'developer']],
+  }),
+  org('idle-co', 'Idle Co', 'pro', { projects: projects(2, 'pro', 'INACTIVE') }),
+  org('outsider-org', 'Outsider Org', 'pro', { members: [['outsider@example.com', 'owner']] }),
+  // The personal free organizations that put crowded-co's two members at their free project limit.
+  org('maya-personal', "Maya's Projects", 'free', { members: [['maya@example.com', 'owner']] }),
+  org('theo-personal', "Theo's Projects", 'free', { members: [['theo@example.com', 'owner']] }),
+];

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
+import { buildApp } from './app.ts';
+import { isSeeded, seedDemoWorld } from './seed/demo-world.ts';
+
+export interface StartOptions {
+  config: Config;
+  clock?: Clock;
+  /** Run inside this database schema (tests isolate servers that share one PostgreSQL database). */
+  schema?: string;
+  /** Keep the embedded database in memory instead of under DATA_DIR. */
+  inMemory?: boolean;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the store, migrates it, seeds an empty one with the demo world and builds the app. */
+export async function prepare(options: StartOptions): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: options.inMemory ? undefined : config.DATA_DIR,
+    schema: options.schema,
+  });
+  try {
+    await migrateToLatest(database.db, options.schema);
+    if (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db))) {
+      await seedDemoWorld(database.db, clock);
+    }
+    const app = await buildApp({ config, db: database.db, clock });
+    return { app, database };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { app, database } = await prepare(options);
+  const address = await app.listen({ port: options.config.PORT, host: options.config.HOST });
+  const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  return {
+    app,
+    database,
+    url,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * An exact fraction. Prices such as $0.01344 per hour or $0.00325 per user have no exact binary
+ * floating-point value, so every money computation is carried out on bigint fractions and rounded
+ * once, at the invoice line.
+ */
+export interface Rational {
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  let x = a < 0n ? -a : a;
+  let y = b < 0n ? -b : b;
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
+}
+
+export function rational(num: bigint | number, den: bigint | number = 1n): Rational {
+  const n = BigInt(num);
+  const d = BigInt(den);
+  if (d === 0n) throw new RangeError('A rational cannot have a zero denominator');
+  const sign = d < 0n ? -1n : 1n;
+  const divisor = gcd(n, d) || 1n;
+  return { num: (sign * n) / divisor, den: (sign * d) / divisor };
+}
+
+export const ZERO: Rational = rational(0n);
+
+/**
+ * The decimal a person means by a number: 0.1 is 1/10 (not the nearest double). Uses the shortest
+ * round-trip representation, so integers, decimals and exponent forms all convert exactly.
+ */
+export function rationalFromNumber(value: number): Rational {
+  if (!Number.isFinite(value)) throw new RangeError(`Not a finite number: ${value}`);
+  if (Number.isInteger(value) && Number.isSafeInteger(value)) return rational(value);
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(value));
+  if (!match) throw new RangeError(`Cannot read ${value} as a decimal`);
+  const [, sign = '', whole = '0', fraction = '', exponent = '0'] = match;
+  const digits = BigInt(`${sign}${whole}${fraction}`);
+  const scale = Number(exponent) - fraction.length;
+  return scale >= 0 ? rational(digits * 10n ** BigInt(scale)) : rational(digits, 10n ** BigInt(-scale));
+}
+
+export function add(a: Rational, b: Rational): Rational {
+  return rational(a.num * b.den + b.num * a.den, a.den * b.den);
+}
+
+export function subtract(a: Rational, b: Rational): Rational {
+  return rational(a.num * b.den - b.num * a.den, a.den * b.den);
+}
+
+export function multiply(a: Rational, b: Rational): Rational {
+  return rational(a.num * b.num, a.den * b.den);
+}
+
+export function divide(a: Rational, b: Rational): Rational {
+  if (b.num === 0n) throw new RangeError('Division by zero');
+  return rational(a.num * b.den, a.den * b.num);
+}
+
+export function sum(values: Iterable<Rational>): Rational {
+  let total = ZERO;
+  for (const value of values) total = add(total, value);
+  return total;
+}
+
+/** -1, 0 or 1 as a is below, equal to or above b. */
+export function compare(a: Rational, b: Rational): -1 | 0 | 1 {
+  const diff = a.num * b.den - b.num * a.den;
+  return diff < 0n ? -1 : diff > 0n ? 1 : 0;
+}
+
+export function max(a: Rational, b: Rational): Rational {
+  return compare(a, b) >= 0 ? a : b;
+}
+
+export function min(a: Rational, b: Rational): Rational {
+  return compare(a, b) <= 0 ? a : b;
+}
+
+export function isZero(value: Rational): boolean {
+  return value.num === 0n;
+}
+
+/** The nearest integer, ties away from zero (so a negated value rounds to the negated integer). */
+export function roundToInteger(value: Rational): bigint {
+  const magnitude = value.num < 0n ? -value.num : value.num;
+  const rounded = (2n * magnitude + value.den) / (2n * value.den);
+  return value.num < 0n ? -rounded : rounded;
+}
+
+/** For display only (usage and hours shown beside an amount), never for money. */
+export function toNumber(value: Rational, decimals = 6): number {
+  const scale = 10n ** BigInt(decimals);
+  return Number(roundToInteger(multiply(value, rational(scale)))) / Number(scale);
+}
