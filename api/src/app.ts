@@ -61,8 +61,10 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/platform/docs' });
-  app.get('/platform/openapi.json', { schema: { hide: true }, config: { access: { kind: 'public' } } }, () =>
-    app.swagger(),
+  app.get(
+    '/platform/openapi.json',
+    { schema: { hide: true }, config: { access: { kind: 'public' } } },
+    () => app.swagger(),
   );
 
   await app.register(session, { db, config, clock });

@@ -5,7 +5,9 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export function fixedClock(at: Date): Clock & { set(at: Date): void; advance(seconds: number): void } {
+export function fixedClock(
+  at: Date,
+): Clock & { set(at: Date): void; advance(seconds: number): void } {
   let current = at;
   return {
     now: () => current,

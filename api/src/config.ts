@@ -33,7 +33,12 @@ const envSchema = z.object({
       }
       return names as Feature[];
     }),
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 14),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY: booleanFlag,
   METERING_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -58,7 +63,8 @@ export class ConfigError extends Error {}
 
 /** Reads and validates the environment; every bad value is named in one message. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = envSchema.safeParse(env);
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = envSchema.safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map(
       (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,

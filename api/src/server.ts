@@ -22,7 +22,9 @@ export interface RunningServer {
 }
 
 /** Opens the store, migrates it, seeds an empty one with the demo world and builds the app. */
-export async function prepare(options: StartOptions): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
+export async function prepare(
+  options: StartOptions,
+): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const database = await openDatabase({

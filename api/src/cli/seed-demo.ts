@@ -5,7 +5,10 @@ import { seedDemoWorld } from '../seed/demo-world.ts';
 
 try {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+  });
   await migrateToLatest(database.db);
   await seedDemoWorld(database.db, systemClock);
   await database.close();

@@ -1,5 +1,5 @@
 import csrf from '@fastify/csrf-protection';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { cookieIsSecure } from './session.ts';
@@ -32,7 +32,7 @@ export default fp(
       app.csrfProtection(request, reply, done);
     });
 
-    app.decorate('issueCsrfToken', (reply: import('fastify').FastifyReply) =>
+    app.decorate('issueCsrfToken', (reply: FastifyReply) =>
       reply.generateCsrf({
         path: '/',
         httpOnly: true,

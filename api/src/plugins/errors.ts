@@ -31,7 +31,11 @@ export default fp(async function errors(app: FastifyInstance) {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
       const message = first
-        ? describeIssue(first.instancePath, first.message ?? 'Invalid value', error.validationContext ?? '')
+        ? describeIssue(
+            first.instancePath,
+            first.message ?? 'Invalid value',
+            error.validationContext ?? '',
+          )
         : 'Invalid request';
       return reply.code(400).send({ message });
     }

@@ -51,19 +51,22 @@ export default fp(
       request.user = { id: found.user_id, email: found.email, name: found.name };
     });
 
-    app.decorate('startSession', async (reply: FastifyReply, request: FastifyRequest, userId: string) => {
-      const token = randomBytes(32).toString('base64url');
-      const now = clock.now();
-      const expiresAt = new Date(now.getTime() + config.SESSION_TTL_HOURS * 3600 * 1000);
-      await insertSession(db, { id: hashToken(token), userId, expiresAt, now });
-      reply.setCookie(SESSION_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: cookieIsSecure(config, request),
-        expires: expiresAt,
-      });
-    });
+    app.decorate(
+      'startSession',
+      async (reply: FastifyReply, request: FastifyRequest, userId: string) => {
+        const token = randomBytes(32).toString('base64url');
+        const now = clock.now();
+        const expiresAt = new Date(now.getTime() + config.SESSION_TTL_HOURS * 3600 * 1000);
+        await insertSession(db, { id: hashToken(token), userId, expiresAt, now });
+        reply.setCookie(SESSION_COOKIE, token, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: cookieIsSecure(config, request),
+          expires: expiresAt,
+        });
+      },
+    );
 
     app.decorate('endSession', async (reply: FastifyReply, request: FastifyRequest) => {
       if (request.sessionId) await deleteSession(db, request.sessionId);

@@ -1,4 +1,10 @@
-import { PLAN_NAMES, type Organization, type OrganizationSummary, type Role } from '@meterline/domain';
+import {
+  PLAN_NAMES,
+  type Organization,
+  type OrganizationSummary,
+  type OrganizationUpdate,
+  type Role,
+} from '@meterline/domain';
 import type { Db } from '../db/database.ts';
 
 export interface Membership {
@@ -88,4 +94,20 @@ export async function getOrganization(db: Db, organizationId: string): Promise<O
     restriction_data: row.restriction_data,
     has_oriole_project: row.has_oriole_project,
   };
+}
+
+export async function updateOrganization(
+  db: Db,
+  organizationId: string,
+  update: OrganizationUpdate,
+): Promise<void> {
+  const values = {
+    ...(update.name !== undefined ? { name: update.name } : {}),
+    ...(update.billing_email !== undefined ? { billing_email: update.billing_email } : {}),
+    ...(update.additional_billing_emails !== undefined
+      ? { additional_billing_emails: update.additional_billing_emails }
+      : {}),
+  };
+  if (Object.keys(values).length === 0) return;
+  await db.updateTable('organizations').set(values).where('id', '=', organizationId).execute();
 }

@@ -9,5 +9,9 @@ export function findUserByEmail(db: Db, email: string) {
 }
 
 export function findUserById(db: Db, id: string) {
-  return db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

@@ -1,4 +1,9 @@
-import { csrfTokenSchema, errorResponseSchema, signInBodySchema, userSchema } from '@meterline/domain';
+import {
+  csrfTokenSchema,
+  errorResponseSchema,
+  signInBodySchema,
+  userSchema,
+} from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';

@@ -3,13 +3,18 @@ import {
   orgParamsSchema,
   organizationSchema,
   organizationSummarySchema,
+  organizationUpdateSchema,
   projectSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
-import { getOrganization, listOrganizationsOfUser } from '../repositories/organizations.ts';
+import {
+  getOrganization,
+  listOrganizationsOfUser,
+  updateOrganization,
+} from '../repositories/organizations.ts';
 import { listProjects } from '../repositories/projects.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -43,6 +48,25 @@ const organizationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => getOrganization(db, requireOrg(request).organizationId),
+  );
+
+  app.patch(
+    '/platform/organizations/:slug',
+    {
+      config: { access: { kind: 'org', permission: 'update:organizations' } },
+      schema: {
+        tags: ['organizations'],
+        summary: 'Update the name, billing email and additional billing email recipients',
+        params: orgParamsSchema,
+        body: organizationUpdateSchema,
+        response: { 200: organizationSchema, 400: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { organizationId } = requireOrg(request);
+      await updateOrganization(db, organizationId, request.body);
+      return getOrganization(db, organizationId);
+    },
   );
 
   app.get(

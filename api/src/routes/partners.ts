@@ -11,7 +11,10 @@ import { findOrganizationByPartnerIdForUser } from '../repositories/partners.ts'
 const linkSchema = z.object({ url: z.string() }).meta({ id: 'PartnerLink' });
 
 /** Where "Manage" leads for partner-managed organizations. Targets are configurable templates. */
-const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (app, { db, config }) => {
+const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
+  app,
+  { db, config },
+) => {
   app.get(
     '/platform/integrations/vercel/installations/:installationId/link',
     {
@@ -19,17 +22,30 @@ const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
       schema: {
         tags: ['partners'],
         summary: 'The deployment-platform console link for an installation',
-        params: z.object({ installationId: z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/) }),
+        params: z.object({
+          installationId: z
+            .string()
+            .min(1)
+            .max(100)
+            .regex(/^[A-Za-z0-9_-]+$/),
+        }),
         response: { 200: linkSchema, 401: errorResponseSchema, 404: errorResponseSchema },
       },
     },
     async (request) => {
       const { installationId } = request.params;
       // Only members of an organization installed through it may look an installation up.
-      const org = await findOrganizationByPartnerIdForUser(db, installationId, requireUser(request).id);
+      const org = await findOrganizationByPartnerIdForUser(
+        db,
+        installationId,
+        requireUser(request).id,
+      );
       if (!org) throw new HttpError(404, 'Installation not found');
       return {
-        url: config.VERCEL_MANAGE_URL.replaceAll('{installationId}', encodeURIComponent(installationId)),
+        url: config.VERCEL_MANAGE_URL.replaceAll(
+          '{installationId}',
+          encodeURIComponent(installationId),
+        ),
       };
     },
   );
@@ -40,7 +56,7 @@ const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
       config: { access: { kind: 'org', permission: 'billing_read:subscriptions' } },
       schema: {
         tags: ['partners'],
-        summary: "The cloud-provider marketplace console link for this organization",
+        summary: 'The cloud-provider marketplace console link for this organization',
         params: orgParamsSchema,
         response: { 200: linkSchema, 401: errorResponseSchema, 404: errorResponseSchema },
       },
@@ -50,7 +66,9 @@ const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
       if (org.managed_by !== 'aws-marketplace') {
         throw new HttpError(404, 'This organization is not managed through the cloud marketplace');
       }
-      return { url: config.AWS_MARKETPLACE_MANAGE_URL.replaceAll('{slug}', encodeURIComponent(org.slug)) };
+      return {
+        url: config.AWS_MARKETPLACE_MANAGE_URL.replaceAll('{slug}', encodeURIComponent(org.slug)),
+      };
     },
   );
 };

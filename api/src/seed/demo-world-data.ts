@@ -1,4 +1,12 @@
-import type { BillingPartner, ComputeSize, ManagedBy, PlanId, ProjectStatus, Role, Violation } from '@meterline/domain';
+import type {
+  BillingPartner,
+  ComputeSize,
+  ManagedBy,
+  PlanId,
+  ProjectStatus,
+  Role,
+  Violation,
+} from '@meterline/domain';
 
 /** The demo world of shared/spec/demo-world.md, as data. Times are offsets from the moment of seeding. */
 export const DEMO_PASSWORD = 'billing-demo-2026';
@@ -57,7 +65,11 @@ export interface DemoOrganization {
 
 const PAID_SIZES: ComputeSize[] = ['micro', 'small', 'medium', 'micro'];
 
-function projects(count: number, plan: PlanId, status: ProjectStatus = 'ACTIVE_HEALTHY'): DemoProject[] {
+function projects(
+  count: number,
+  plan: PlanId,
+  status: ProjectStatus = 'ACTIVE_HEALTHY',
+): DemoProject[] {
   return Array.from({ length: count }, (_, index) => ({
     status,
     computeSize: plan === 'free' ? 'nano' : (PAID_SIZES[index % PAID_SIZES.length] ?? 'micro'),

@@ -3,7 +3,12 @@ import { sql } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { hashPassword } from '../services/auth/password.ts';
-import { DEMO_ORGANIZATIONS, DEMO_PASSWORD, DEMO_USERS, type DemoOrganization } from './demo-world-data.ts';
+import {
+  DEMO_ORGANIZATIONS,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  type DemoOrganization,
+} from './demo-world-data.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +30,10 @@ function addUtcMonths(date: Date, months: number): Date {
 }
 
 export async function isSeeded(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('users').select(sql<number>`count(*)::int`.as('count')).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .executeTakeFirst();
   return (row?.count ?? 0) > 0;
 }
 
@@ -106,7 +114,10 @@ async function insertOrganization(
   for (const [email, role] of demo.members) {
     const userId = userIds.get(email);
     if (!userId) throw new Error(`Demo member ${email} is not a demo user`);
-    await db.insertInto('memberships').values({ organization_id: org.id, user_id: userId, role }).execute();
+    await db
+      .insertInto('memberships')
+      .values({ organization_id: org.id, user_id: userId, role })
+      .execute();
   }
 
   // The cycle is anchored twelve days before seeding, so every organization is mid-cycle.

@@ -65,11 +65,12 @@ export const ADDON_DEFINITIONS: Readonly<Record<AddonMetric, AddonDefinition>> =
 };
 
 /** Every variant identifier a subscription may list: the hourly add-ons and the compute sizes. */
-export const ADDON_VARIANT_IDENTIFIERS = [
+export const ADDON_VARIANT_IDENTIFIERS: readonly string[] = [
   ...ADDON_METRICS.map((metric) => ADDON_DEFINITIONS[metric].identifier),
-  ...COMPUTE_SIZE_METRICS.map((metric) => COMPUTE_DEFINITIONS[metric].addonIdentifier ?? ''),
-] as [string, ...string[]];
+  ...COMPUTE_SIZE_METRICS.flatMap((metric) => COMPUTE_DEFINITIONS[metric].addonIdentifier ?? []),
+];
 
 export function addonByIdentifier(identifier: string): AddonDefinition | null {
-  return ADDON_METRICS.map((m) => ADDON_DEFINITIONS[m]).find((a) => a.identifier === identifier) ?? null;
+  const metric = ADDON_METRICS.find((m) => ADDON_DEFINITIONS[m].identifier === identifier);
+  return metric ? ADDON_DEFINITIONS[metric] : null;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMPUTE_METRICS } from './compute.ts';
 
 /** The usage metrics of spec section 3 that the engine knows (the gp3 disk family, not io2). */
 export const USAGE_METRICS = [
@@ -89,3 +90,8 @@ export const USAGE_METRIC_DEFINITIONS: Readonly<Record<UsageMetric, UsageMetricD
   AUTH_MFA_PHONE: metric('AUTH_MFA_PHONE', 'Phone MFA', 'hours', 'sum', 'Hours'),
   AUTH_MFA_WEB_AUTHN: metric('AUTH_MFA_WEB_AUTHN', 'WebAuthn MFA', 'hours', 'sum', 'Hours'),
 };
+
+/** Every metric an invoice line or a daily usage row may name: usage metrics and compute hours. */
+export const BILLING_METRICS = [...USAGE_METRICS, ...COMPUTE_METRICS] as const;
+export type BillingMetric = (typeof BILLING_METRICS)[number];
+export const billingMetricSchema = z.enum(BILLING_METRICS).meta({ id: 'BillingMetric' });

@@ -19,17 +19,25 @@ describe('visibleBillingSections', () => {
 
   it('hides payment methods, email and address when billed via a partner', () => {
     const sections = visibleBillingSections({ ...base, billedViaPartner: true });
-    expect(sections).toEqual(['subscription', 'cost-control', 'breakdown', 'invoices', 'credits-balance']);
+    expect(sections).toEqual([
+      'subscription',
+      'cost-control',
+      'breakdown',
+      'invoices',
+      'credits-balance',
+    ]);
   });
 
   it('follows the feature flags', () => {
-    expect(visibleBillingSections({ ...base, disabledFeatures: ['invoices'] })).not.toContain('invoices');
+    expect(visibleBillingSections({ ...base, disabledFeatures: ['invoices'] })).not.toContain(
+      'invoices',
+    );
     expect(visibleBillingSections({ ...base, disabledFeatures: ['credits'] })).not.toContain(
       'credits-balance',
     );
-    expect(visibleBillingSections({ ...base, disabledFeatures: ['payment_methods'] })).not.toContain(
-      'payment-methods',
-    );
+    expect(
+      visibleBillingSections({ ...base, disabledFeatures: ['payment_methods'] }),
+    ).not.toContain('payment-methods');
     const noAccountData = visibleBillingSections({
       ...base,
       disabledFeatures: ['billing_account_data'],

@@ -37,7 +37,9 @@ export const BILLING_SOURCES = [
 export type BillingSource = (typeof BILLING_SOURCES)[number];
 
 export function parseBillingPanel(value: string | null | undefined): BillingPanel | null {
-  return (BILLING_PANELS as readonly string[]).includes(value ?? '') ? (value as BillingPanel) : null;
+  return (BILLING_PANELS as readonly string[]).includes(value ?? '')
+    ? (value as BillingPanel)
+    : null;
 }
 
 export function parseBillingSource(value: string | null | undefined): BillingSource | null {

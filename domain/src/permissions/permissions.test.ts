@@ -12,13 +12,38 @@ import { ROLES, type Role } from './roles.ts';
 
 // The matrix of product-decisions.md section 2, typed out independently of the implementation.
 const MATRIX: Record<Permission, Record<Role, boolean>> = {
-  'billing_read:subscriptions': { owner: true, administrator: true, developer: true, read_only: true },
+  'billing_read:subscriptions': {
+    owner: true,
+    administrator: true,
+    developer: true,
+    read_only: true,
+  },
   'billing_read:customer': { owner: true, administrator: true, developer: true, read_only: false },
   'billing_read:tax_ids': { owner: true, administrator: true, developer: true, read_only: false },
-  'billing_read:payment_methods': { owner: true, administrator: true, developer: true, read_only: false },
-  'billing_write:customer': { owner: true, administrator: true, developer: false, read_only: false },
-  'billing_write:subscriptions': { owner: true, administrator: true, developer: false, read_only: false },
-  'billing_write:payment_methods': { owner: true, administrator: true, developer: false, read_only: false },
+  'billing_read:payment_methods': {
+    owner: true,
+    administrator: true,
+    developer: true,
+    read_only: false,
+  },
+  'billing_write:customer': {
+    owner: true,
+    administrator: true,
+    developer: false,
+    read_only: false,
+  },
+  'billing_write:subscriptions': {
+    owner: true,
+    administrator: true,
+    developer: false,
+    read_only: false,
+  },
+  'billing_write:payment_methods': {
+    owner: true,
+    administrator: true,
+    developer: false,
+    read_only: false,
+  },
   'update:organizations': { owner: true, administrator: true, developer: false, read_only: false },
 };
 

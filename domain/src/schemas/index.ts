@@ -1,3 +1,4 @@
 export * from './common.ts';
 export * from './auth.ts';
 export * from './organization.ts';
+export * from './billing-emails.ts';

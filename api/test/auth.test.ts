@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
+
+describe.each(testDatabases())('sign-in and sessions (%s)', (database) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ database });
+  });
+  afterAll(() => server.close());
+
+  it('signs in with the demo password and sets an httpOnly, SameSite session cookie', async () => {
+    const client = server.client();
+    const response = await client.post<{ user: { email: string } }>('/platform/auth/sign-in', {
+      email: 'Owner@Example.com',
+      password: 'billing-demo-2026',
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user.email).toBe('owner@example.com');
+    const cookie = response.headers.getSetCookie().find((value) => value.startsWith('ml_session='));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+    const profile = await client.get<{ user: { email: string } }>('/platform/profile');
+    expect(profile.status).toBe(200);
+    expect(profile.body.user.email).toBe('owner@example.com');
+  });
+
+  it('refuses a wrong password and an unknown email with the same answer', async () => {
+    const client = server.client();
+    const wrong = await client.post('/platform/auth/sign-in', {
+      email: 'admin@example.com',
+      password: 'not-it',
+    });
+    const unknown = await client.post('/platform/auth/sign-in', {
+      email: 'nobody@example.com',
+      password: 'billing-demo-2026',
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual({ message: 'Invalid email or password' });
+    expect(unknown.body).toEqual(wrong.body);
+    expect(client.cookie('ml_session')).toBeUndefined();
+  });
+
+  it('answers 400 naming the field for a malformed body', async () => {
+    const response = await server
+      .client()
+      .post('/platform/auth/sign-in', { email: 'not-an-email' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'Email must be a valid email address' });
+  });
+
+  it('refuses a mutation without the CSRF token', async () => {
+    const client = server.client();
+    const response = await client.request(
+      'POST',
+      '/platform/auth/sign-in',
+      { email: 'owner@example.com', password: 'billing-demo-2026' },
+      {},
+      { csrf: false },
+    );
+    expect(response.status).toBe(403);
+    expect((response.body as { message: string }).message).toMatch(/csrf/i);
+  });
+
+  it('refuses a CSRF token forged without the secret cookie', async () => {
+    const client = server.client();
+    const response = await client.request(
+      'POST',
+      '/platform/auth/sign-in',
+      { email: 'owner@example.com', password: 'billing-demo-2026' },
+      { 'x-csrf-token': 'forged-token' },
+      { csrf: false },
+    );
+    expect(response.status).toBe(403);
+  });
+
+  it('signs out: the session no longer works', async () => {
+    const client = await server.signIn('admin@example.com');
+    const stolenCookie = client.cookie('ml_session');
+    expect((await client.post('/platform/auth/sign-out')).status).toBe(204);
+    expect((await client.get('/platform/profile')).status).toBe(401);
+    const replay = await fetch(`${server.url}/platform/profile`, {
+      headers: { cookie: `ml_session=${stolenCookie}` },
+    });
+    expect(replay.status).toBe(401);
+  });
+
+  it('ignores a made-up session cookie', async () => {
+    const response = await fetch(`${server.url}/platform/profile`, {
+      headers: { cookie: 'ml_session=made-up' },
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('sign-in rate limit', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers 429 with Retry-After after repeated failures for one email', async () => {
+    const client = server.client();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const response = await client.post('/platform/auth/sign-in', {
+        email: 'developer@example.com',
+        password: `wrong-${attempt}`,
+      });
+      expect(response.status).toBe(401);
+    }
+    const limited = await client.post('/platform/auth/sign-in', {
+      email: 'developer@example.com',
+      password: 'billing-demo-2026',
+    });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another user is not locked out by someone else's failures.
+    const other = await client.post('/platform/auth/sign-in', {
+      email: 'owner@example.com',
+      password: 'billing-demo-2026',
+    });
+    expect(other.status).toBe(200);
+  });
+});

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { configFrom, type Config } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import type { Clock } from '../../src/clock.ts';
+
+export type TestDatabase = 'pglite' | 'postgres';
+
+/** The embedded database always; a PostgreSQL server too when TEST_DATABASE_URL is set (as in CI). */
+export function testDatabases(): TestDatabase[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface TestServer extends RunningServer {
+  client(): TestClient;
+  signIn(email: string, password?: string): Promise<TestClient>;
+}
+
+export interface StartTestServerOptions {
+  database?: TestDatabase;
+  env?: Partial<Record<keyof Config, string>>;
+  clock?: Clock;
+}
+
+/** A real server on a real socket, over a fresh database seeded with the demo world. */
+export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
+  const database = options.database ?? 'pglite';
+  const databaseUrl = database === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+  if (database === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = database === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const config = configFrom({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: '/nonexistent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+  const server = await startServer({
+    config,
+    inMemory: true,
+    ...(schema ? { schema } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return {
+    ...server,
+    client: () => new TestClient(server.url),
+    async signIn(email, password = 'billing-demo-2026') {
+      const client = new TestClient(server.url);
+      const response = await client.post('/platform/auth/sign-in', { email, password });
+      if (response.status !== 200)
+        throw new Error(`sign-in as ${email} answered ${response.status}`);
+      return client;
+    },
+    async close() {
+      await server.close();
+      if (schema && databaseUrl) {
+        const admin = new pg.Client({ connectionString: databaseUrl });
+        await admin.connect();
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A browser-like client: keeps cookies and sends the CSRF header on mutations, unless told not to. */
+export class TestClient {
+  private readonly cookies = new Map<string, string>();
+  private csrfToken: string | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  get<T = unknown>(path: string, headers: Record<string, string> = {}) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+
+  post<T = unknown>(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.request<T>('POST', path, body, headers);
+  }
+
+  async csrf(): Promise<string> {
+    if (!this.csrfToken) {
+      const response = await this.request<{ token: string }>('GET', '/platform/auth/csrf');
+      this.csrfToken = response.body.token;
+    }
+    return this.csrfToken;
+  }
+
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    options: { csrf?: boolean } = {},
+  ): Promise<TestResponse<T>> {
+    const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+    const sendCsrf = unsafe && (options.csrf ?? true);
+    const finalHeaders: Record<string, string> = { ...headers };
+    if (sendCsrf) finalHeaders['x-csrf-token'] = await this.csrf();
+    if (body !== undefined) finalHeaders['content-type'] = 'application/json';
+    if (this.cookies.size > 0) {
+      finalHeaders.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: finalHeaders,
+      redirect: 'manual',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    const parsed =
+      type.includes('application/json') && text ? (JSON.parse(text) as T) : (text as T);
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+}

@@ -1,0 +1,53 @@
+import type { Cents } from '../money/cents.ts';
+import { formatCents } from '../money/format-cents.ts';
+import * as Q from '../money/rational.ts';
+import { roundHalfUp } from '../money/round.ts';
+import { ADDON_DEFINITIONS, ADDON_METRICS, type AddonDefinition } from './addons.ts';
+import { breakdownOf, QUANTITY_DECIMALS } from './breakdown.ts';
+import { cycleHours, type BillingWindow, type ExactAddonHours } from './invoice-input.ts';
+import { invoiceLine } from './invoice-line.ts';
+import type { UpcomingInvoiceLine } from './schemas.ts';
+
+function priceDescription(addon: AddonDefinition): string {
+  if (addon.monthlyPriceCents === 0 && addon.firstProjectMonthlyPriceCents === null) return 'Included';
+  const each = `${formatCents(addon.monthlyPriceCents)} per month`;
+  if (addon.firstProjectMonthlyPriceCents === null) return each;
+  return `${formatCents(addon.firstProjectMonthlyPriceCents)} per month for the first project, ${formatCents(addon.monthlyPriceCents)} for each further project`;
+}
+
+/** The project that pays a first-project price: the first in the organization's order. */
+function firstProjectRef(window: BillingWindow, entries: readonly ExactAddonHours[]): string | undefined {
+  const refs = new Set(entries.map((entry) => entry.projectRef));
+  return window.projects.find((p) => refs.has(p.ref))?.ref ?? entries[0]?.projectRef;
+}
+
+function addonLine(window: BillingWindow, addon: AddonDefinition, entries: readonly ExactAddonHours[]): UpcomingInvoiceLine {
+  const first = addon.firstProjectMonthlyPriceCents === null ? undefined : firstProjectRef(window, entries);
+  const monthly = (ref: string): Cents =>
+    ref === first ? (addon.firstProjectMonthlyPriceCents ?? addon.monthlyPriceCents) : addon.monthlyPriceCents;
+  // The monthly price spread over the hours of this cycle: a whole cycle costs exactly the price.
+  const perHour = (ref: string) => Q.divide(Q.rational(monthly(ref)), cycleHours(window.period));
+  const shares = entries.map((entry) => ({
+    projectRef: entry.projectRef,
+    weight: Q.multiply(entry.hours, perHour(entry.projectRef)),
+    usage: entry.hours,
+    hours: entry.hours,
+  }));
+  const amount = roundHalfUp(Q.sum(shares.map((share) => share.weight)));
+  return invoiceLine({
+    description: addon.name,
+    amount,
+    unitPriceDesc: priceDescription(addon),
+    usageMetric: addon.metric,
+    usageOriginal: Q.toNumber(Q.sum(entries.map((entry) => entry.hours)), QUANTITY_DECIMALS),
+    breakdown: breakdownOf(amount, shares, window.projects),
+  });
+}
+
+/** One line per add-on in catalogue order, prorated per hour of the cycle. */
+export function addonLines(window: BillingWindow): UpcomingInvoiceLine[] {
+  return ADDON_METRICS.flatMap((metric) => {
+    const entries = window.addons.filter((entry) => entry.addon === metric);
+    return entries.length === 0 ? [] : [addonLine(window, ADDON_DEFINITIONS[metric], entries)];
+  });
+}

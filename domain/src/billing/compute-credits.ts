@@ -1,0 +1,33 @@
+import type { Cents } from '../money/cents.ts';
+import { sumCents } from '../money/cents.ts';
+import { formatCents } from '../money/format-cents.ts';
+import { BILLING_PLANS } from './billing-plans.ts';
+import type { BillingWindow } from './invoice-input.ts';
+import { invoiceLine } from './invoice-line.ts';
+import type { UpcomingInvoiceLine } from './schemas.ts';
+
+export function computeCreditsCents(window: BillingWindow): Cents {
+  return window.contract?.computeCreditsCents ?? BILLING_PLANS[window.planId].computeCreditsCents ?? 0;
+}
+
+/**
+ * "Compute Credits": a negative line covering the organization's compute of the cycle up to the
+ * plan's credits, never more than the compute billed (primaries, replicas and branches alike).
+ * Absent when the plan has no credits or the organization bills no compute.
+ */
+export function computeCreditsLine(
+  window: BillingWindow,
+  computeLines: readonly UpcomingInvoiceLine[],
+): UpcomingInvoiceLine | null {
+  const credits = computeCreditsCents(window);
+  if (credits <= 0 || computeLines.length === 0) return null;
+  const billed = sumCents(computeLines.map((line) => line.amount));
+  const covered = Math.min(credits, billed);
+  return invoiceLine({
+    description: 'Compute Credits',
+    amount: covered === 0 ? 0 : -covered,
+    unitPriceDesc: `${formatCents(credits)} per month`,
+    usageMetric: null,
+    usageOriginal: null,
+  });
+}

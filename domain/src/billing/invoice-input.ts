@@ -1,0 +1,162 @@
+import type { Cents } from '../money/cents.ts';
+import { toCents } from '../money/cents.ts';
+import { rational, rationalFromNumber, type Rational } from '../money/rational.ts';
+import type { PlanId } from '../organization/plans.ts';
+import type { ComputeSize } from '../organization/projects.ts';
+import type { AddonMetric } from './addons.ts';
+import type { ComputeMetric, ComputeSizeMetric } from './compute.ts';
+import type { QuotaMetric } from './quotas.ts';
+
+/** Hours or usage: a number as a person writes it, or an exact fraction (seconds / 3600). */
+export type Quantity = number | Rational;
+
+export interface BillingPeriod {
+  /** Unix seconds, inclusive. */
+  readonly start: number;
+  /** Unix seconds, exclusive. */
+  readonly end: number;
+}
+
+export interface InvoiceProject {
+  readonly ref: string;
+  readonly name: string;
+  /** Informational: the compute entries carry the billed size. */
+  readonly computeSize?: ComputeSize;
+  /** Informational: the compute and add-on entries say what keeps running. */
+  readonly running?: boolean;
+}
+
+export type ComputeKind = 'primary' | 'read_replica' | 'branch';
+
+/** Hours accrued in the cycle by one compute resource, and whether it is still running now. */
+export type ComputeHours =
+  | {
+      readonly projectRef: string;
+      readonly kind: 'primary' | 'read_replica';
+      readonly metric: ComputeSizeMetric;
+      readonly hours: Quantity;
+      readonly running: boolean;
+    }
+  | {
+      readonly projectRef: string;
+      readonly kind: 'branch';
+      /** Branches are always billed as COMPUTE_HOURS_BRANCH, whatever their size. */
+      readonly metric?: 'COMPUTE_HOURS_BRANCH';
+      readonly hours: Quantity;
+      readonly running: boolean;
+    };
+
+export interface AddonHours {
+  readonly projectRef: string;
+  readonly addon: AddonMetric;
+  readonly hours: Quantity;
+  readonly running: boolean;
+}
+
+export interface ProjectUsage {
+  readonly projectRef: string;
+  readonly metric: QuotaMetric;
+  readonly usage: Quantity;
+}
+
+export interface UpcomingInvoiceInput {
+  readonly planId: PlanId;
+  /** False means the spend cap is on. */
+  readonly usageBillingEnabled: boolean;
+  readonly period: BillingPeriod;
+  /** Now, in unix seconds; clamped to the period. */
+  readonly asOf: number;
+  /** In display order; the first project with phone MFA pays its first-project price. */
+  readonly projects: readonly InvoiceProject[];
+  readonly compute: readonly ComputeHours[];
+  readonly addons: readonly AddonHours[];
+  /** Organization totals of the cycle so far, aggregated per the metric, in its unit. */
+  readonly usage: Readonly<Partial<Record<QuotaMetric, Quantity>>>;
+  /** Optional per-project split of `usage`, for the breakdown of overage lines. */
+  readonly usageByProject?: readonly ProjectUsage[];
+  /** Enterprise terms; other plans use the catalogue. */
+  readonly contract?: { readonly monthlyPriceCents: Cents; readonly computeCreditsCents: Cents };
+}
+
+/** The input with every quantity exact and the clock inside the period. */
+export interface BillingWindow {
+  readonly planId: PlanId;
+  readonly usageBillingEnabled: boolean;
+  readonly period: BillingPeriod;
+  readonly asOf: number;
+  readonly projects: readonly { readonly ref: string; readonly name: string }[];
+  readonly compute: readonly ExactComputeHours[];
+  readonly addons: readonly ExactAddonHours[];
+  readonly usage: ReadonlyMap<QuotaMetric, Rational>;
+  readonly usageByProject: readonly ExactProjectUsage[];
+  readonly contract: { readonly monthlyPriceCents: Cents; readonly computeCreditsCents: Cents } | null;
+}
+
+export interface ExactComputeHours {
+  readonly projectRef: string;
+  readonly kind: ComputeKind;
+  readonly metric: ComputeMetric;
+  readonly hours: Rational;
+  readonly running: boolean;
+}
+
+export interface ExactAddonHours {
+  readonly projectRef: string;
+  readonly addon: AddonMetric;
+  readonly hours: Rational;
+  readonly running: boolean;
+}
+
+export interface ExactProjectUsage {
+  readonly projectRef: string;
+  readonly metric: QuotaMetric;
+  readonly usage: Rational;
+}
+
+export function exact(quantity: Quantity, what: string): Rational {
+  const value = typeof quantity === 'number' ? rationalFromNumber(quantity) : rational(quantity.num, quantity.den);
+  if (value.num < 0n) throw new RangeError(`${what} must not be negative`);
+  return value;
+}
+
+export function toBillingWindow(input: UpcomingInvoiceInput): BillingWindow {
+  const { start, end } = input.period;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start) {
+    throw new RangeError('The billing period must be whole unix seconds with end after start');
+  }
+  const usage = new Map<QuotaMetric, Rational>();
+  for (const [metric, value] of Object.entries(input.usage) as [QuotaMetric, Quantity | undefined][]) {
+    if (value !== undefined) usage.set(metric, exact(value, `Usage of ${metric}`));
+  }
+  return {
+    planId: input.planId,
+    usageBillingEnabled: input.usageBillingEnabled,
+    period: { start, end },
+    asOf: Math.min(end, Math.max(start, Math.floor(input.asOf))),
+    projects: input.projects.map(({ ref, name }) => ({ ref, name })),
+    compute: input.compute.map((entry) => ({
+      projectRef: entry.projectRef,
+      kind: entry.kind,
+      metric: entry.kind === 'branch' ? 'COMPUTE_HOURS_BRANCH' : entry.metric,
+      hours: exact(entry.hours, 'Compute hours'),
+      running: entry.running,
+    })),
+    addons: input.addons.map((entry) => ({ ...entry, hours: exact(entry.hours, 'Add-on hours') })),
+    usage,
+    usageByProject: (input.usageByProject ?? []).map((entry) => ({
+      ...entry,
+      usage: exact(entry.usage, `Usage of ${entry.metric}`),
+    })),
+    contract: input.contract
+      ? {
+          monthlyPriceCents: toCents(input.contract.monthlyPriceCents),
+          computeCreditsCents: toCents(input.contract.computeCreditsCents),
+        }
+      : null,
+  };
+}
+
+/** Hours of the whole cycle, exactly. */
+export function cycleHours(period: BillingPeriod): Rational {
+  return rational(period.end - period.start, 3600);
+}

@@ -1,0 +1,39 @@
+import * as Q from '../money/rational.ts';
+import { breakdownOf, QUANTITY_DECIMALS } from './breakdown.ts';
+import { cycleHours, type BillingWindow } from './invoice-input.ts';
+import { invoiceLine } from './invoice-line.ts';
+import { USAGE_METRIC_DEFINITIONS } from './metrics.ts';
+import { overageOf, type QuotaContext } from './overage.ts';
+import { QUOTA_DEFINITIONS, QUOTA_METRICS } from './quotas.ts';
+import type { UpcomingInvoiceLine } from './schemas.ts';
+import { formatPriceDollars } from './unit-price.ts';
+
+export function quotaContextOf(window: BillingWindow): QuotaContext {
+  return { projectCount: window.projects.length, cycleHours: cycleHours(window.period) };
+}
+
+/** One line per metric whose usage beyond the included quota is billed and above zero. */
+export function overageLines(window: BillingWindow): UpcomingInvoiceLine[] {
+  const context = quotaContextOf(window);
+  return QUOTA_METRICS.flatMap((metric) => {
+    const usage = window.usage.get(metric) ?? Q.ZERO;
+    const result = overageOf(window.planId, window.usageBillingEnabled, metric, usage, context);
+    if (!result.billed || Q.isZero(result.overage)) return [];
+    const definition = QUOTA_DEFINITIONS[metric];
+    const price = formatPriceDollars(definition.price, definition.priceUnit.units);
+    const shares = window.usageByProject
+      .filter((entry) => entry.metric === metric)
+      .map((entry) => ({ projectRef: entry.projectRef, weight: entry.usage, usage: entry.usage, hours: null }));
+    const hasShares = shares.some((share) => !Q.isZero(share.weight));
+    return [
+      invoiceLine({
+        description: USAGE_METRIC_DEFINITIONS[metric].name,
+        amount: result.cents,
+        unitPriceDesc: `${price} ${definition.priceUnit.label}`,
+        usageMetric: metric,
+        usageOriginal: Q.toNumber(usage, QUANTITY_DECIMALS),
+        breakdown: hasShares ? breakdownOf(result.cents, shares, window.projects) : [],
+      }),
+    ];
+  });
+}

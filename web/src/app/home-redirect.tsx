@@ -1,0 +1,10 @@
+import { Navigate } from 'react-router';
+import { NoOrganizations } from '../features/organization/no-organizations';
+import { useProfile } from './profile-context';
+
+/** `/` opens the user's first organization. */
+export function HomeRedirect() {
+  const first = useProfile().organizations[0];
+  if (!first) return <NoOrganizations />;
+  return <Navigate replace to={`/org/${first.slug}`} />;
+}

@@ -1,0 +1,47 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { ErrorState } from '../components/error-state';
+import { useProfileQuery } from '../data/profile-query';
+import { signInPath } from '../lib/return-to';
+import { AppHeader } from '../layout/app-header';
+import { PageSkeleton } from '../layout/page-skeleton';
+import { ProfileContext } from './profile-context';
+
+/** Routes below need a session: without one the user goes to /sign-in and comes back after. */
+export function RequireAuth() {
+  const location = useLocation();
+  const profile = useProfileQuery();
+
+  if (profile.data === undefined) {
+    if (profile.isError) {
+      return (
+        <>
+          <AppHeader />
+          <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:px-8">
+            <ErrorState
+              title="Failed to load your profile"
+              error={profile.error}
+              onRetry={() => void profile.refetch()}
+            />
+          </main>
+        </>
+      );
+    }
+    return (
+      <>
+        <AppHeader loading />
+        <PageSkeleton label="Loading your profile" />
+      </>
+    );
+  }
+
+  if (profile.data === null) {
+    const returnTo = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate replace to={signInPath(returnTo)} />;
+  }
+
+  return (
+    <ProfileContext value={profile.data}>
+      <Outlet />
+    </ProfileContext>
+  );
+}

@@ -1,0 +1,49 @@
+import type { RouteObject } from 'react-router';
+import { SignInPage } from '../features/auth/sign-in-page';
+import { BillingPage } from '../features/billing/billing-page';
+import { OrganizationLayout } from '../features/organization/organization-layout';
+import { OrganizationProjectsPage } from '../features/organization/organization-projects-page';
+import { AwsMarketplacePage } from '../features/partners/aws-marketplace-page';
+import { VercelInstallationPage } from '../features/partners/vercel-installation-page';
+import { ProjectPage } from '../features/project/project-page';
+import { UsagePage } from '../features/usage/usage-page';
+import { HomeRedirect } from './home-redirect';
+import { RequireAuth } from './require-auth';
+import { NotFoundPage, RootLayout, RouteErrorScreen } from './root-layout';
+
+/** Every route of the app; main.tsx mounts them in a browser router, tests in a memory router. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <RouteErrorScreen />,
+    children: [
+      { path: 'sign-in', element: <SignInPage /> },
+      // Stand-ins for the partners' consoles, the default targets of the "Manage" links.
+      { path: 'partners/vercel/installations/:installationId/*', element: <VercelInstallationPage /> },
+      { path: 'partners/aws-marketplace/:slug', element: <AwsMarketplacePage /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          { index: true, element: <HomeRedirect /> },
+          {
+            path: 'org/:slug',
+            element: <OrganizationLayout />,
+            children: [
+              { index: true, element: <OrganizationProjectsPage /> },
+              { path: 'billing', element: <BillingPage /> },
+              { path: 'usage', element: <UsagePage /> },
+            ],
+          },
+          {
+            path: 'organization/:slug',
+            element: <OrganizationLayout />,
+            children: [{ path: 'usage', element: <UsagePage /> }],
+          },
+          { path: 'project/:ref', element: <ProjectPage /> },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import { cn } from '../lib/cn';
+
+export function EmptyState({
+  icon: Icon,
+  title,
+  description,
+  action,
+  className,
+}: {
+  icon: LucideIcon;
+  title: string;
+  description: ReactNode;
+  action?: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div
+      className={cn(
+        'flex flex-col items-center rounded-lg border border-dashed px-6 py-12 text-center',
+        className,
+      )}
+    >
+      <div className="mb-4 flex size-10 items-center justify-center rounded-full bg-muted">
+        <Icon aria-hidden className="size-5 text-muted-foreground" />
+      </div>
+      <p className="font-medium">{title}</p>
+      <p className="mt-1 max-w-sm text-muted-foreground">{description}</p>
+      {action ? <div className="mt-5">{action}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import type { ComponentProps } from 'react';
+import { cn } from '../../lib/cn';
+
+export function Card({ className, ...props }: ComponentProps<'div'>) {
+  return (
+    <div
+      className={cn('rounded-lg border bg-card text-card-foreground shadow-card', className)}
+      {...props}
+    />
+  );
+}

@@ -1,0 +1,27 @@
+import type { ComponentProps, ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+/** A placeholder block; screen readers skip it, the surrounding region announces the loading. */
+export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
+  return (
+    <div aria-hidden className={cn('animate-pulse rounded-md bg-subtle', className)} {...props} />
+  );
+}
+
+/** Wraps skeletons so assistive technology hears one "Loading ..." instead of silence. */
+export function LoadingRegion({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div role="status" aria-live="polite" aria-busy="true" className={className}>
+      <span className="sr-only">{label}</span>
+      {children}
+    </div>
+  );
+}

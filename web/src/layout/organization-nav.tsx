@@ -1,0 +1,49 @@
+import { Link, useLocation } from 'react-router';
+import { cn } from '../lib/cn';
+
+type Tab = 'projects' | 'billing' | 'usage';
+
+function activeTab(pathname: string): Tab {
+  const path = pathname.replace(/\/+$/, '');
+  if (path.endsWith('/billing')) return 'billing';
+  if (path.endsWith('/usage')) return 'usage';
+  return 'projects';
+}
+
+/** The organization's sections, as tabs under the top bar; they scroll sideways on small screens. */
+export function OrganizationNav({ slug }: { slug: string }) {
+  const { pathname } = useLocation();
+  const active = activeTab(pathname);
+  const base = `/org/${encodeURIComponent(slug)}`;
+  const tabs: { id: Tab; label: string; to: string }[] = [
+    { id: 'projects', label: 'Projects', to: base },
+    { id: 'billing', label: 'Billing', to: `${base}/billing` },
+    { id: 'usage', label: 'Usage', to: `${base}/usage` },
+  ];
+  return (
+    <nav aria-label="Organization" className="overflow-x-auto">
+      <ul className="flex gap-1 px-2 sm:px-4">
+        {tabs.map((tab) => {
+          const current = tab.id === active;
+          return (
+            <li key={tab.id}>
+              <Link
+                to={tab.to}
+                aria-current={current ? 'page' : undefined}
+                className={cn(
+                  'relative flex h-10 items-center rounded-md px-3 text-sm font-medium transition-colors',
+                  'after:absolute after:inset-x-2 after:-bottom-px after:h-0.5 after:rounded-full',
+                  current
+                    ? 'text-foreground after:bg-primary'
+                    : 'text-muted-foreground hover:text-foreground',
+                )}
+              >
+                {tab.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
