@@ -4,14 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '**/.data/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '**/.data/**', 'api/scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
@@ -24,8 +27,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@meterline/api', '@meterline/web', '**/api/**', '**/web/**'], message: 'The domain package is pure: it imports neither api nor web.' },
-            { group: ['node:*', 'fs', 'path', 'http', 'crypto', 'react', 'fastify', 'kysely', 'pg'], message: 'The domain package has no I/O and no framework.' },
+            {
+              group: ['@meterline/api', '@meterline/web', '**/api/**', '**/web/**'],
+              message: 'The domain package is pure: it imports neither api nor web.',
+            },
+            {
+              group: ['node:*', 'fs', 'path', 'http', 'crypto', 'react', 'fastify', 'kysely', 'pg'],
+              message: 'The domain package has no I/O and no framework.',
+            },
           ],
         },
       ],
@@ -41,7 +50,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@meterline/api', '**/api/src/**'], message: 'The web app never imports the api: types come through the domain schemas.' },
+            {
+              group: ['@meterline/api', '**/api/src/**'],
+              message: 'The web app never imports the api: types come through the domain schemas.',
+            },
           ],
         },
       ],

@@ -11,5 +11,27 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   server: { proxy },
   preview: { proxy },
-  build: { sourcemap: true },
+  build: {
+    sourcemap: true,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // Zod ships `@__PURE__` comments Rollup cannot place; harmless, and not ours to fix.
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules/zod'))
+          return;
+        warn(warning);
+      },
+      output: {
+        // Libraries change less often than the app: separate chunks stay cached across releases.
+        manualChunks(id) {
+          if (!id.includes('node_modules')) return undefined;
+          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
+          if (id.includes('node_modules/react-router')) return 'router';
+          if (id.includes('node_modules/zod')) return 'zod';
+          if (id.includes('node_modules/@tanstack')) return 'query';
+          if (/node_modules\/(@radix-ui|@floating-ui|radix-ui)/.test(id)) return 'radix';
+          return 'vendor';
+        },
+      },
+    },
+  },
 });

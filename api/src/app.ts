@@ -22,20 +22,33 @@ import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
 import session from './plugins/session.ts';
 import authRoutes from './routes/auth.ts';
+import billingRoutes from './routes/billing.ts';
+import internalRoutes from './routes/internal.ts';
+import invoiceRoutes from './routes/invoices.ts';
+import usageRoutes from './routes/usage.ts';
+import type { PaymentGateway } from './services/payments/payment-gateway.ts';
+import customerRoutes from './routes/customer.ts';
 import organizationRoutes from './routes/organizations.ts';
 import partnerRoutes from './routes/partners.ts';
 import profileRoutes from './routes/profile.ts';
 import projectRoutes from './routes/projects.ts';
+import taxIdRoutes from './routes/tax-ids.ts';
 
 export interface AppDeps {
   config: Config;
   db: Db;
   clock: Clock;
+  gateway: PaymentGateway;
 }
 
 const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/dist');
 
-export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  clock,
+  gateway: _gateway,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
@@ -80,6 +93,12 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   await app.register(organizationRoutes, { db });
   await app.register(projectRoutes, { db });
   await app.register(partnerRoutes, { db, config });
+  await app.register(billingRoutes, { db, clock });
+  await app.register(invoiceRoutes, { db });
+  await app.register(usageRoutes, { db, clock });
+  await app.register(internalRoutes, { db });
+  await app.register(customerRoutes, { db });
+  await app.register(taxIdRoutes, { db });
 
   await registerWebApp(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
   return app;
@@ -89,12 +108,14 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
 async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(join(webDist, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path.startsWith('/platform') || path.startsWith('/internal');
-    if (isApi || request.method !== 'GET') {
+    // A missing file is a 404, not the app's page: a stale asset must not come back as HTML.
+    const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path);
+    if (isApi || isFile || request.method !== 'GET') {
       return reply.code(404).send({ message: `No route for ${request.method} ${path}` });
     }
     if (!hasWeb) {

@@ -53,6 +53,7 @@ const envSchema = z.object({
     .default('/partners/aws-marketplace/{slug}')
     .refine((value) => value.includes('{slug}'), 'must contain {slug}'),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
+  BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });

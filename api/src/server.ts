@@ -3,6 +3,9 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
 import { buildApp } from './app.ts';
+import { BillingScheduler } from './services/billing/billing-scheduler.ts';
+import { createPaymentGateway } from './services/payments/create-gateway.ts';
+import type { PaymentGateway } from './services/payments/payment-gateway.ts';
 import { isSeeded, seedDemoWorld } from './seed/demo-world.ts';
 
 export interface StartOptions {
@@ -17,6 +20,8 @@ export interface StartOptions {
 export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
+  gateway: PaymentGateway;
+  scheduler: BillingScheduler;
   url: string;
   close(): Promise<void>;
 }
@@ -24,7 +29,7 @@ export interface RunningServer {
 /** Opens the store, migrates it, seeds an empty one with the demo world and builds the app. */
 export async function prepare(
   options: StartOptions,
-): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
+): Promise<{ app: FastifyInstance; database: DatabaseHandle; gateway: PaymentGateway }> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const database = await openDatabase({
@@ -37,8 +42,9 @@ export async function prepare(
     if (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db))) {
       await seedDemoWorld(database.db, clock);
     }
-    const app = await buildApp({ config, db: database.db, clock });
-    return { app, database };
+    const gateway = createPaymentGateway(database.db, clock);
+    const app = await buildApp({ config, db: database.db, clock, gateway });
+    return { app, database, gateway };
   } catch (error) {
     await database.close();
     throw error;
@@ -46,14 +52,25 @@ export async function prepare(
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const { app, database } = await prepare(options);
+  const { app, database, gateway } = await prepare(options);
+  const scheduler = new BillingScheduler(
+    database.db,
+    gateway,
+    options.clock ?? systemClock,
+    app.log,
+    options.config.BILLING_JOB_INTERVAL_SECONDS,
+  );
   const address = await app.listen({ port: options.config.PORT, host: options.config.HOST });
+  scheduler.start();
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   return {
     app,
     database,
+    gateway,
+    scheduler,
     url,
     async close() {
+      await scheduler.stop();
       await app.close();
       await database.close();
     },

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
+  AddonMetric,
   BillingPartner,
   ComputeSize,
   ManagedBy,
@@ -58,6 +59,7 @@ export interface SubscriptionsTable {
   billing_via_partner: boolean;
   billing_partner: BillingPartner | null;
   payment_method_type: 'card' | 'invoice';
+  billing_cycle_anchor: Timestamp;
   current_period_start: Timestamp;
   current_period_end: Timestamp;
   customer_balance_cents: Generated<number>;
@@ -74,13 +76,189 @@ export interface ProjectsTable {
   created_at: CreatedAt;
 }
 
+export interface ProjectComputeResourcesTable {
+  id: Generated<string>;
+  organization_id: string;
+  project_id: string;
+  kind: 'read_replica' | 'branch';
+  compute_size: ComputeSize;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface ProjectAddonsTable {
+  id: Generated<string>;
+  organization_id: string;
+  project_id: string;
+  addon: AddonMetric;
+  variant: string;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+/** numeric columns arrive as decimal strings, kept exact until the engine reads them. */
+type Numeric = ColumnType<string, string | number, string | number>;
+
+export interface UsageEventsTable {
+  event_id: string;
+  organization_id: string;
+  project_id: string;
+  metric: string;
+  resource: string;
+  usage: Numeric;
+  occurred_at: Timestamp;
+  received_at: CreatedAt;
+}
+
+export interface UsageDailyTable {
+  organization_id: string;
+  day: ColumnType<Date, string, string>;
+  metric: string;
+  project_id: string;
+  resource: string;
+  usage_sum: Numeric;
+  usage_max: Numeric;
+  samples: number;
+}
+
+export interface PaymentMethodsTable {
+  id: string;
+  organization_id: string;
+  provider: string;
+  provider_payment_method_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  is_default: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+
+export interface InvoicesTable {
+  id: string;
+  organization_id: string;
+  number: string;
+  status: InvoiceStatus;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  subtotal_cents: number;
+  credit_applied_cents: number;
+  amount_due_cents: number;
+  amount_paid_cents: Generated<number>;
+  payment_attempted: Generated<boolean>;
+  attempt_count: Generated<number>;
+  next_payment_attempt_at: Timestamp | null;
+  billing_name: string | null;
+  billing_address: ColumnType<unknown, string | null, string | null>;
+  tax_id: ColumnType<unknown, string | null, string | null>;
+  billing_email: string | null;
+  plan_id: PlanId;
+  finalized_at: Timestamp;
+  paid_at: Timestamp | null;
+  voided_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface InvoiceLinesTable {
+  invoice_id: string;
+  position: number;
+  description: string;
+  amount_cents: number;
+  amount_before_discount_cents: number;
+  unit_price_desc: string | null;
+  usage_metric: string | null;
+  usage_original: ColumnType<string | null, string | number | null, string | number | null>;
+  metadata: ColumnType<unknown, string, string>;
+  breakdown: ColumnType<unknown, string, string>;
+}
+
+export type ChargeStatus = 'pending' | 'succeeded' | 'failed' | 'requires_action';
+
+export interface ChargesTable {
+  id: string;
+  organization_id: string;
+  invoice_id: string | null;
+  purpose: 'invoice' | 'top_up';
+  amount_cents: number;
+  payment_method_id: string | null;
+  idempotency_key: string;
+  status: ChargeStatus;
+  provider_ref: string | null;
+  failure_message: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SimulatorPaymentMethodsTable {
+  id: string;
+  card_number: string;
+  brand: string;
+  exp_month: number;
+  exp_year: number;
+  created_at: CreatedAt;
+}
+
+export interface SimulatorPaymentIntentsTable {
+  id: string;
+  idempotency_key: string | null;
+  amount_cents: number;
+  payment_method_id: string;
+  status: string;
+  failure_message: string | null;
+  client_secret: string;
+  created_at: CreatedAt;
+}
+
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface BillingCustomersTable {
+  organization_id: string;
+  billing_name: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+  updated_at: UpdatedAt;
+}
+
+export interface TaxIdsTable {
+  organization_id: string;
+  type: string;
+  value: string;
+  country: string;
+  created_at: UpdatedAt;
+}
+
+export interface AppMetaTable {
+  key: string;
+  value: string;
+  updated_at: CreatedAt;
+}
+
 export interface Database {
+  app_meta: AppMetaTable;
   users: UsersTable;
   sessions: SessionsTable;
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
   subscriptions: SubscriptionsTable;
   projects: ProjectsTable;
+  project_compute_resources: ProjectComputeResourcesTable;
+  project_addons: ProjectAddonsTable;
+  usage_events: UsageEventsTable;
+  usage_daily: UsageDailyTable;
+  payment_methods: PaymentMethodsTable;
+  invoices: InvoicesTable;
+  invoice_lines: InvoiceLinesTable;
+  charges: ChargesTable;
+  simulator_payment_methods: SimulatorPaymentMethodsTable;
+  simulator_payment_intents: SimulatorPaymentIntentsTable;
+  billing_customers: BillingCustomersTable;
+  tax_ids: TaxIdsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import {
   type OrganizationUpdate,
   type Role,
 } from '@meterline/domain';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
 export interface Membership {
@@ -46,7 +47,7 @@ export async function listOrganizationsOfUser(
       'memberships.role',
     ])
     .where('memberships.user_id', '=', userId)
-    .orderBy('organizations.name')
+    .orderBy(sql`lower(organizations.name)`)
     .execute();
   return rows.map((row) => ({
     id: row.id,

@@ -61,7 +61,19 @@ export interface DemoOrganization {
   };
   hasOrioleProject?: boolean;
   projects: DemoProject[];
+  /** Closed cycles before the current one; each becomes an invoice through the engine. */
+  history?: number;
+  /** Days since the current cycle started (default 12). */
+  cycleStartedDaysAgo?: number;
+  /** Daily usage of each project; see demo-usage.ts. */
+  usage?: UsageProfile;
+  /** The cards on file, in the order they were added; the story of acme-pro is told in demo-billing.ts. */
+  cards?: 'standard' | 'declining' | 'acme-pro' | 'none';
+  /** Credit balance in cents at the end of seeding. */
+  creditBalanceCents?: number;
 }
+
+export type UsageProfile = 'light' | 'acme' | 'overage' | 'over-free' | 'none';
 
 const PAID_SIZES: ComputeSize[] = ['micro', 'small', 'medium', 'micro'];
 
@@ -82,6 +94,7 @@ function org(
   plan: PlanId,
   rest: Partial<DemoOrganization> = {},
 ): DemoOrganization {
+  const billedViaPartner = rest.billingPartner !== undefined;
   return {
     slug,
     name,
@@ -90,6 +103,11 @@ function org(
     usageBillingEnabled: plan === 'team' || plan === 'enterprise',
     billingEmail: `billing@${slug.replaceAll('_', '-')}.example.com`,
     projects: projects(2, plan),
+    usage: 'light',
+    cards:
+      plan === 'free' || billedViaPartner || rest.paymentMethodType === 'invoice'
+        ? 'none'
+        : 'standard',
     ...rest,
   };
 }
@@ -100,11 +118,15 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
     billingEmail: 'billing@acme.example.com',
     additionalBillingEmails: ['finance@acme.example.com', 'cto@acme.example.com'],
     projects: projects(3, 'pro'),
+    history: 13,
+    usage: 'acme',
+    cards: 'acme-pro',
+    creditBalanceCents: 5000,
   }),
-  org('acme-team', 'Acme Team', 'team', { projects: projects(4, 'team') }),
+  org('acme-team', 'Acme Team', 'team', { projects: projects(4, 'team'), history: 3 }),
   org('acme-enterprise', 'Acme Enterprise', 'enterprise', { paymentMethodType: 'invoice' }),
-  org('payg-co', 'PAYG Co', 'pro', { usageBillingEnabled: true }),
-  org('limits-co', 'Limits Co', 'free'),
+  org('payg-co', 'PAYG Co', 'pro', { usageBillingEnabled: true, usage: 'overage' }),
+  org('limits-co', 'Limits Co', 'free', { usage: 'over-free' }),
   org('grace-co', 'Grace Co', 'free', {
     restriction: { status: 'grace_period', graceEndInDays: 5, violations: ['exceed_egress_quota'] },
   }),
@@ -115,8 +137,11 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
       violations: ['exceed_egress_quota', 'exceed_storage_size_quota'],
     },
   }),
+  // Its restriction is not typed in: the engine restricts it when its invoice is still unpaid after 14 days.
   org('restricted-co', 'Restricted Co', 'pro', {
-    restriction: { status: 'restricted', graceEndInDays: null, violations: ['overdue_payment'] },
+    history: 1,
+    cycleStartedDaysAgo: 20,
+    cards: 'declining',
   }),
   org('vercel_icfg_demo123', 'Vercel Demo', 'pro', {
     managedBy: 'vercel-marketplace',
@@ -129,7 +154,7 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   org('crowded-co', 'Crowded Co', 'pro', {
     members: [...ACME_TEAM, ['maya@example.com', 'developer'], ['theo@example.com', 'developer']],
   }),
-  org('idle-co', 'Idle Co', 'pro', { projects: projects(2, 'pro', 'INACTIVE') }),
+  org('idle-co', 'Idle Co', 'pro', { projects: projects(2, 'pro', 'INACTIVE'), usage: 'none' }),
   org('outsider-org', 'Outsider Org', 'pro', { members: [['outsider@example.com', 'owner']] }),
   // The personal free organizations that put crowded-co's two members at their free project limit.
   org('maya-personal', "Maya's Projects", 'free', { members: [['maya@example.com', 'owner']] }),

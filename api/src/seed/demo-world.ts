@@ -1,8 +1,12 @@
-import { projectRef } from '@meterline/domain';
-import { sql } from 'kysely';
+import { addMonthsClamped, projectRef } from '@meterline/domain';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { hashPassword } from '../services/auth/password.ts';
+import { PaymentSimulator } from '../services/payments/simulator.ts';
+import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
+import { liveThroughHistory, type SeededOrganization } from './demo-billing.ts';
+import { seedDemoCustomer } from './demo-customers.ts';
+import { demoUsageEvents, type DemoUsageProject } from './demo-usage.ts';
 import {
   DEMO_ORGANIZATIONS,
   DEMO_PASSWORD,
@@ -10,7 +14,8 @@ import {
   type DemoOrganization,
 } from './demo-world-data.ts';
 
-const DAY_MS = 86_400_000;
+const DAY = 86_400;
+const SEEDED_MARKER = 'demo_world_seeded_at';
 
 // One hash serves every demo user: they share the published demo password anyway, and seeding stays fast.
 let demoHash: Promise<string> | undefined;
@@ -19,54 +24,45 @@ function demoPasswordHash(): Promise<string> {
   return demoHash;
 }
 
-function startOfUtcDay(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-}
+const startOfUtcDay = (unix: number) => Math.floor(unix / DAY) * DAY;
+const date = (unix: number) => new Date(unix * 1000);
 
-function addUtcMonths(date: Date, months: number): Date {
-  const result = new Date(date);
-  result.setUTCMonth(result.getUTCMonth() + months);
-  return result;
-}
-
+/** Seeded means the whole demo world was written; a seeding cut short is done again. */
 export async function isSeeded(db: Db): Promise<boolean> {
   const row = await db
-    .selectFrom('users')
-    .select(sql<number>`count(*)::int`.as('count'))
+    .selectFrom('app_meta')
+    .select('value')
+    .where('key', '=', SEEDED_MARKER)
     .executeTakeFirst();
-  return (row?.count ?? 0) > 0;
+  return row !== undefined;
 }
 
 /**
- * Seeds (or resets) the demo world: users keep their ids, so their sessions survive a reset; the demo
- * organizations are deleted and created again with everything that hangs off them.
+ * Seeds (or resets) the demo world. Users keep their ids, so their sessions survive a reset; the demo
+ * organizations are deleted and created again, and their past is lived through by the real billing engine:
+ * usage is ingested, cycles close into invoices, cards are charged through the payment simulator.
  */
 export async function seedDemoWorld(db: Db, clock: Clock): Promise<void> {
   const passwordHash = await demoPasswordHash();
-  const now = clock.now();
-  await db.transaction().execute(async (trx) => {
+  const seededAt = Math.floor(clock.now().getTime() / 1000);
+  await db.deleteFrom('app_meta').where('key', '=', SEEDED_MARKER).execute();
+
+  const organizations = await db.transaction().execute(async (trx) => {
     const userIds = new Map<string, string>();
     for (const user of DEMO_USERS) {
+      const values = {
+        name: user.name,
+        password_hash: passwordHash,
+        free_project_limit: user.freeProjectLimit ?? 2,
+      };
       const row = await trx
         .insertInto('users')
-        .values({
-          email: user.email,
-          name: user.name,
-          password_hash: passwordHash,
-          free_project_limit: user.freeProjectLimit ?? 2,
-        })
-        .onConflict((conflict) =>
-          conflict.column('email').doUpdateSet({
-            name: user.name,
-            password_hash: passwordHash,
-            free_project_limit: user.freeProjectLimit ?? 2,
-          }),
-        )
+        .values({ email: user.email, ...values })
+        .onConflict((conflict) => conflict.column('email').doUpdateSet(values))
         .returning('id')
         .executeTakeFirstOrThrow();
       userIds.set(user.email, row.id);
     }
-
     await trx
       .deleteFrom('organizations')
       .where(
@@ -75,24 +71,44 @@ export async function seedDemoWorld(db: Db, clock: Clock): Promise<void> {
         DEMO_ORGANIZATIONS.map((org) => org.slug),
       )
       .execute();
-
+    const seeded: SeededOrganization[] = [];
     for (const demo of DEMO_ORGANIZATIONS) {
-      await insertOrganization(trx, demo, userIds, now);
+      seeded.push(await insertOrganization(trx, demo, userIds, seededAt));
     }
+    return seeded;
   });
+
+  for (const org of organizations) {
+    const events = await usageOf(db, org, seededAt);
+    for (let index = 0; index < events.length; index += 5_000) {
+      await ingestUsageEvents(db, events.slice(index, index + 5_000));
+    }
+  }
+
+  let storyNow = date(seededAt);
+  const simulator = new PaymentSimulator(db, () => storyNow);
+  await liveThroughHistory(db, simulator, (at) => (storyNow = at), organizations, seededAt);
+
+  await db
+    .insertInto('app_meta')
+    .values({ key: SEEDED_MARKER, value: String(seededAt) })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: String(seededAt) }))
+    .execute();
 }
 
 async function insertOrganization(
   db: Db,
   demo: DemoOrganization,
   userIds: Map<string, string>,
-  now: Date,
-): Promise<void> {
+  seededAt: number,
+): Promise<SeededOrganization> {
   const restriction = demo.restriction;
   const graceEnd =
     restriction?.graceEndInDays === null || restriction === undefined
       ? null
-      : Math.floor((now.getTime() + restriction.graceEndInDays * DAY_MS) / 1000);
+      : seededAt + restriction.graceEndInDays * DAY;
+  const currentStart = startOfUtcDay(seededAt - (demo.cycleStartedDaysAgo ?? 12) * DAY);
+  const anchor = addMonthsClamped(currentStart, -(demo.history ?? 0));
   const org = await db
     .insertInto('organizations')
     .values({
@@ -107,9 +123,12 @@ async function insertOrganization(
         ? JSON.stringify({ grace_period_end: graceEnd, violations: restriction.violations })
         : null,
       has_oriole_project: demo.hasOrioleProject ?? false,
+      created_at: date(anchor),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+
+  await seedDemoCustomer(db, org.id, demo.slug);
 
   for (const [email, role] of demo.members) {
     const userId = userIds.get(email);
@@ -120,8 +139,7 @@ async function insertOrganization(
       .execute();
   }
 
-  // The cycle is anchored twelve days before seeding, so every organization is mid-cycle.
-  const periodStart = startOfUtcDay(new Date(now.getTime() - 12 * DAY_MS));
+  // The subscription starts at the anchor; living through the history moves it to the current cycle.
   await db
     .insertInto('subscriptions')
     .values({
@@ -131,14 +149,16 @@ async function insertOrganization(
       billing_via_partner: demo.billingPartner !== undefined,
       billing_partner: demo.billingPartner ?? null,
       payment_method_type: demo.paymentMethodType ?? 'card',
-      current_period_start: periodStart,
-      current_period_end: addUtcMonths(periodStart, 1),
+      billing_cycle_anchor: date(anchor),
+      current_period_start: date(anchor),
+      current_period_end: date(addMonthsClamped(anchor, 1)),
+      created_at: date(anchor),
     })
     .execute();
 
   for (const [index, project] of demo.projects.entries()) {
     const number = index + 1;
-    await db
+    const inserted = await db
       .insertInto('projects')
       .values({
         organization_id: org.id,
@@ -146,7 +166,79 @@ async function insertOrganization(
         name: `${demo.name} Project ${number}`,
         status: project.status,
         compute_size: project.computeSize,
+        created_at: date(anchor),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (demo.usage === 'acme') await addAcmeExtras(db, org.id, inserted.id, number, anchor);
+  }
+  return { id: org.id, demo, anchor, currentStart };
+}
+
+/** acme-pro: a read replica on project 1, branches on project 2, a custom domain on project 1. */
+async function addAcmeExtras(
+  db: Db,
+  organizationId: string,
+  projectId: string,
+  number: number,
+  anchor: number,
+): Promise<void> {
+  if (number === 1) {
+    await db
+      .insertInto('project_compute_resources')
+      .values({
+        organization_id: organizationId,
+        project_id: projectId,
+        kind: 'read_replica',
+        compute_size: 'small',
+        started_at: date(anchor),
+      })
+      .execute();
+    await db
+      .insertInto('project_addons')
+      .values({
+        organization_id: organizationId,
+        project_id: projectId,
+        addon: 'CUSTOM_DOMAIN',
+        variant: 'cd_default',
+        started_at: date(anchor),
       })
       .execute();
   }
+  if (number === 2) {
+    await db
+      .insertInto('project_compute_resources')
+      .values({
+        organization_id: organizationId,
+        project_id: projectId,
+        kind: 'branch',
+        compute_size: 'micro',
+        started_at: date(anchor),
+      })
+      .execute();
+  }
+}
+
+async function usageOf(db: Db, org: SeededOrganization, seededAt: number) {
+  const projects = await db
+    .selectFrom('projects')
+    .select(['ref', 'compute_size', 'status'])
+    .where('organization_id', '=', org.id)
+    .orderBy('ref')
+    .execute();
+  const usageProjects: DemoUsageProject[] = projects.map((project, index) => ({
+    ref: project.ref,
+    computeSize: project.compute_size,
+    active: project.status === 'ACTIVE_HEALTHY',
+    ...(org.demo.usage === 'acme' && index === 0 ? { readReplica: 'small' as const } : {}),
+    ...(org.demo.usage === 'acme' && index === 1 ? { branchHoursPerDay: 6 } : {}),
+  }));
+  return demoUsageEvents(
+    org.demo.slug,
+    org.demo.usage ?? 'light',
+    org.demo.plan !== 'free',
+    usageProjects,
+    org.anchor,
+    seededAt,
+  );
 }

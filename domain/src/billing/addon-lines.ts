@@ -9,22 +9,33 @@ import { invoiceLine } from './invoice-line.ts';
 import type { UpcomingInvoiceLine } from './schemas.ts';
 
 function priceDescription(addon: AddonDefinition): string {
-  if (addon.monthlyPriceCents === 0 && addon.firstProjectMonthlyPriceCents === null) return 'Included';
+  if (addon.monthlyPriceCents === 0 && addon.firstProjectMonthlyPriceCents === null)
+    return 'Included';
   const each = `${formatCents(addon.monthlyPriceCents)} per month`;
   if (addon.firstProjectMonthlyPriceCents === null) return each;
   return `${formatCents(addon.firstProjectMonthlyPriceCents)} per month for the first project, ${formatCents(addon.monthlyPriceCents)} for each further project`;
 }
 
 /** The project that pays a first-project price: the first in the organization's order. */
-function firstProjectRef(window: BillingWindow, entries: readonly ExactAddonHours[]): string | undefined {
+function firstProjectRef(
+  window: BillingWindow,
+  entries: readonly ExactAddonHours[],
+): string | undefined {
   const refs = new Set(entries.map((entry) => entry.projectRef));
   return window.projects.find((p) => refs.has(p.ref))?.ref ?? entries[0]?.projectRef;
 }
 
-function addonLine(window: BillingWindow, addon: AddonDefinition, entries: readonly ExactAddonHours[]): UpcomingInvoiceLine {
-  const first = addon.firstProjectMonthlyPriceCents === null ? undefined : firstProjectRef(window, entries);
+function addonLine(
+  window: BillingWindow,
+  addon: AddonDefinition,
+  entries: readonly ExactAddonHours[],
+): UpcomingInvoiceLine {
+  const first =
+    addon.firstProjectMonthlyPriceCents === null ? undefined : firstProjectRef(window, entries);
   const monthly = (ref: string): Cents =>
-    ref === first ? (addon.firstProjectMonthlyPriceCents ?? addon.monthlyPriceCents) : addon.monthlyPriceCents;
+    ref === first
+      ? (addon.firstProjectMonthlyPriceCents ?? addon.monthlyPriceCents)
+      : addon.monthlyPriceCents;
   // The monthly price spread over the hours of this cycle: a whole cycle costs exactly the price.
   const perHour = (ref: string) => Q.divide(Q.rational(monthly(ref)), cycleHours(window.period));
   const shares = entries.map((entry) => ({

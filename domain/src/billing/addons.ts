@@ -60,8 +60,21 @@ export const ADDON_DEFINITIONS: Readonly<Record<AddonMetric, AddonDefinition>> =
   PITR_14: addon('PITR_14', 'pitr', 'pitr_14', 'Point-in-Time Recovery (14 days)', 20_000),
   PITR_28: addon('PITR_28', 'pitr', 'pitr_28', 'Point-in-Time Recovery (28 days)', 40_000),
   LOG_DRAIN: addon('LOG_DRAIN', 'log_drain', 'log_drain_default', 'Log Drain', 6000),
-  AUTH_MFA_PHONE: addon('AUTH_MFA_PHONE', 'auth_mfa_phone', 'auth_mfa_phone_default', 'Phone MFA', 1000, 7500),
-  AUTH_MFA_WEB_AUTHN: addon('AUTH_MFA_WEB_AUTHN', 'auth_mfa_web_authn', 'auth_mfa_web_authn_default', 'WebAuthn MFA', 0),
+  AUTH_MFA_PHONE: addon(
+    'AUTH_MFA_PHONE',
+    'auth_mfa_phone',
+    'auth_mfa_phone_default',
+    'Phone MFA',
+    1000,
+    7500,
+  ),
+  AUTH_MFA_WEB_AUTHN: addon(
+    'AUTH_MFA_WEB_AUTHN',
+    'auth_mfa_web_authn',
+    'auth_mfa_web_authn_default',
+    'WebAuthn MFA',
+    0,
+  ),
 };
 
 /** Every variant identifier a subscription may list: the hourly add-ons and the compute sizes. */

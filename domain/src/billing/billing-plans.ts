@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { Cents } from '../money/cents.ts';
 import { PLAN_NAMES, type PlanId } from '../organization/plans.ts';
 
-export const TIERS = ['tier_free', 'tier_pro', 'tier_payg', 'tier_team', 'tier_enterprise'] as const;
+export const TIERS = [
+  'tier_free',
+  'tier_pro',
+  'tier_payg',
+  'tier_team',
+  'tier_enterprise',
+] as const;
 export type Tier = (typeof TIERS)[number];
 export const tierSchema = z.enum(TIERS).meta({ id: 'Tier' });
 

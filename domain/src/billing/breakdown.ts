@@ -24,9 +24,13 @@ export function breakdownOf(
   shares: readonly ProjectShare[],
   projects: readonly { readonly ref: string; readonly name: string }[],
 ): InvoiceLineBreakdown[] {
-  const merged = new Map<string, { weight: Q.Rational; usage: Q.Rational; hours: Q.Rational | null }>();
+  const merged = new Map<
+    string,
+    { weight: Q.Rational; usage: Q.Rational; hours: Q.Rational | null }
+  >();
   for (const ref of projects.map((p) => p.ref)) {
-    if (shares.some((share) => share.projectRef === ref)) merged.set(ref, { weight: Q.ZERO, usage: Q.ZERO, hours: null });
+    if (shares.some((share) => share.projectRef === ref))
+      merged.set(ref, { weight: Q.ZERO, usage: Q.ZERO, hours: null });
   }
   for (const share of shares) {
     const current = merged.get(share.projectRef) ?? { weight: Q.ZERO, usage: Q.ZERO, hours: null };
@@ -37,7 +41,10 @@ export function breakdownOf(
     });
   }
   const rows = [...merged];
-  const amounts = allocate(lineAmount, rows.map(([, row]) => row.weight));
+  const amounts = allocate(
+    lineAmount,
+    rows.map(([, row]) => row.weight),
+  );
   const names = new Map(projects.map((p) => [p.ref, p.name]));
   return rows.map(([ref, row], i) => ({
     project_ref: ref,

@@ -7,7 +7,9 @@ import { invoiceLine } from './invoice-line.ts';
 import type { UpcomingInvoiceLine } from './schemas.ts';
 
 export function computeCreditsCents(window: BillingWindow): Cents {
-  return window.contract?.computeCreditsCents ?? BILLING_PLANS[window.planId].computeCreditsCents ?? 0;
+  return (
+    window.contract?.computeCreditsCents ?? BILLING_PLANS[window.planId].computeCreditsCents ?? 0
+  );
 }
 
 /**

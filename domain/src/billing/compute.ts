@@ -53,9 +53,30 @@ export const COMPUTE_DEFINITIONS: Readonly<Record<ComputeMetric, ComputeDefiniti
   COMPUTE_HOURS_XL: size('COMPUTE_HOURS_XL', 'XL', 16, 4, { cents: 2877, per: 100 }, 'ci_xlarge'),
   COMPUTE_HOURS_2XL: size('COMPUTE_HOURS_2XL', '2XL', 32, 8, { cents: 562, per: 10 }, 'ci_2xlarge'),
   COMPUTE_HOURS_4XL: size('COMPUTE_HOURS_4XL', '4XL', 64, 16, { cents: 132, per: 1 }, 'ci_4xlarge'),
-  COMPUTE_HOURS_8XL: size('COMPUTE_HOURS_8XL', '8XL', 128, 32, { cents: 2562, per: 10 }, 'ci_8xlarge'),
-  COMPUTE_HOURS_12XL: size('COMPUTE_HOURS_12XL', '12XL', 192, 48, { cents: 3836, per: 10 }, 'ci_12xlarge'),
-  COMPUTE_HOURS_16XL: size('COMPUTE_HOURS_16XL', '16XL', 256, 64, { cents: 512, per: 1 }, 'ci_16xlarge'),
+  COMPUTE_HOURS_8XL: size(
+    'COMPUTE_HOURS_8XL',
+    '8XL',
+    128,
+    32,
+    { cents: 2562, per: 10 },
+    'ci_8xlarge',
+  ),
+  COMPUTE_HOURS_12XL: size(
+    'COMPUTE_HOURS_12XL',
+    '12XL',
+    192,
+    48,
+    { cents: 3836, per: 10 },
+    'ci_12xlarge',
+  ),
+  COMPUTE_HOURS_16XL: size(
+    'COMPUTE_HOURS_16XL',
+    '16XL',
+    256,
+    64,
+    { cents: 512, per: 1 },
+    'ci_16xlarge',
+  ),
   // Branches run on Micro and are billed at its rate, under their own metric.
   COMPUTE_HOURS_BRANCH: size('COMPUTE_HOURS_BRANCH', 'Branching', 1, 2, MICRO_HOURLY, null),
 };

@@ -89,7 +89,10 @@ export interface BillingWindow {
   readonly addons: readonly ExactAddonHours[];
   readonly usage: ReadonlyMap<QuotaMetric, Rational>;
   readonly usageByProject: readonly ExactProjectUsage[];
-  readonly contract: { readonly monthlyPriceCents: Cents; readonly computeCreditsCents: Cents } | null;
+  readonly contract: {
+    readonly monthlyPriceCents: Cents;
+    readonly computeCreditsCents: Cents;
+  } | null;
 }
 
 export interface ExactComputeHours {
@@ -113,8 +116,11 @@ export interface ExactProjectUsage {
   readonly usage: Rational;
 }
 
-export function exact(quantity: Quantity, what: string): Rational {
-  const value = typeof quantity === 'number' ? rationalFromNumber(quantity) : rational(quantity.num, quantity.den);
+export function exactQuantity(quantity: Quantity, what: string): Rational {
+  const value =
+    typeof quantity === 'number'
+      ? rationalFromNumber(quantity)
+      : rational(quantity.num, quantity.den);
   if (value.num < 0n) throw new RangeError(`${what} must not be negative`);
   return value;
 }
@@ -125,8 +131,11 @@ export function toBillingWindow(input: UpcomingInvoiceInput): BillingWindow {
     throw new RangeError('The billing period must be whole unix seconds with end after start');
   }
   const usage = new Map<QuotaMetric, Rational>();
-  for (const [metric, value] of Object.entries(input.usage) as [QuotaMetric, Quantity | undefined][]) {
-    if (value !== undefined) usage.set(metric, exact(value, `Usage of ${metric}`));
+  for (const [metric, value] of Object.entries(input.usage) as [
+    QuotaMetric,
+    Quantity | undefined,
+  ][]) {
+    if (value !== undefined) usage.set(metric, exactQuantity(value, `Usage of ${metric}`));
   }
   return {
     planId: input.planId,
@@ -138,14 +147,17 @@ export function toBillingWindow(input: UpcomingInvoiceInput): BillingWindow {
       projectRef: entry.projectRef,
       kind: entry.kind,
       metric: entry.kind === 'branch' ? 'COMPUTE_HOURS_BRANCH' : entry.metric,
-      hours: exact(entry.hours, 'Compute hours'),
+      hours: exactQuantity(entry.hours, 'Compute hours'),
       running: entry.running,
     })),
-    addons: input.addons.map((entry) => ({ ...entry, hours: exact(entry.hours, 'Add-on hours') })),
+    addons: input.addons.map((entry) => ({
+      ...entry,
+      hours: exactQuantity(entry.hours, 'Add-on hours'),
+    })),
     usage,
     usageByProject: (input.usageByProject ?? []).map((entry) => ({
       ...entry,
-      usage: exact(entry.usage, `Usage of ${entry.metric}`),
+      usage: exactQuantity(entry.usage, `Usage of ${entry.metric}`),
     })),
     contract: input.contract
       ? {

@@ -20,7 +20,10 @@ export function invoiceLine(fields: {
     unit_price_desc: fields.unitPriceDesc,
     usage_metric: fields.usageMetric,
     usage_original: fields.usageOriginal,
-    metadata: { is_branch: fields.isBranch ?? false, is_read_replica: fields.isReadReplica ?? false },
+    metadata: {
+      is_branch: fields.isBranch ?? false,
+      is_read_replica: fields.isReadReplica ?? false,
+    },
     breakdown: fields.breakdown ?? [],
   };
 }

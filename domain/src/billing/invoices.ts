@@ -1,6 +1,13 @@
 import type { Cents } from '../money/cents.ts';
 
-export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible', 'issued'] as const;
+export const INVOICE_STATUSES = [
+  'draft',
+  'open',
+  'paid',
+  'void',
+  'uncollectible',
+  'issued',
+] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const INVOICE_STATUS_LABELS: Readonly<Record<InvoiceStatus, string>> = {
@@ -34,7 +41,9 @@ export const PAYMENT_PENDING_TOOLTIP =
   'This invoice will soon be charged to your default payment method. To pay it right away, use "Pay Now".';
 
 /** The tooltip beside an outstanding invoice; null when there is nothing to pay. */
-export function paymentTooltip(invoice: PayableInvoice & { readonly payment_attempted: boolean }): string | null {
+export function paymentTooltip(
+  invoice: PayableInvoice & { readonly payment_attempted: boolean },
+): string | null {
   if (!canPayNow(invoice)) return null;
   return invoice.payment_attempted ? PAYMENT_FAILED_TOOLTIP : PAYMENT_PENDING_TOOLTIP;
 }
@@ -52,11 +61,15 @@ export interface PageWindow {
 
 /** The window of a 1-based page; a page past the end is empty (from and to 0). */
 export function invoicePageWindow(page: number, pageSize: number, total: number): PageWindow {
-  if (!Number.isInteger(page) || page < 1) throw new RangeError(`Page must be a positive integer: ${page}`);
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`Page size must be a positive integer: ${pageSize}`);
+  if (!Number.isInteger(page) || page < 1)
+    throw new RangeError(`Page must be a positive integer: ${page}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError(`Page size must be a positive integer: ${pageSize}`);
   const offset = (page - 1) * pageSize;
   const count = Math.max(0, Math.min(pageSize, total - offset));
-  return count === 0 ? { offset, from: 0, to: 0 } : { offset, from: offset + 1, to: offset + count };
+  return count === 0
+    ? { offset, from: 0, to: 0 }
+    : { offset, from: offset + 1, to: offset + count };
 }
 
 export function invoicePageCount(pageSize: number, total: number): number {

@@ -31,12 +31,7 @@ export type UsageMetric = (typeof USAGE_METRICS)[number];
 export const usageMetricSchema = z.enum(USAGE_METRICS).meta({ id: 'UsageMetric' });
 
 export type MetricUnit =
-  | 'bytes'
-  | 'count'
-  | 'hours'
-  | 'gigabyte_hours'
-  | 'iops'
-  | 'megabytes_per_second';
+  'bytes' | 'count' | 'hours' | 'gigabyte_hours' | 'iops' | 'megabytes_per_second';
 
 /**
  * How the raw events of a cycle become its usage: sizes are billed on their average over the cycle
@@ -70,16 +65,70 @@ export const USAGE_METRIC_DEFINITIONS: Readonly<Record<UsageMetric, UsageMetricD
   CACHED_EGRESS: metric('CACHED_EGRESS', 'Cached Egress', 'bytes', 'sum', 'GB'),
   DATABASE_SIZE: metric('DATABASE_SIZE', 'Database Size', 'bytes', 'average', 'GB'),
   STORAGE_SIZE: metric('STORAGE_SIZE', 'Storage Size', 'bytes', 'average', 'GB'),
-  MONTHLY_ACTIVE_USERS: metric('MONTHLY_ACTIVE_USERS', 'Monthly Active Users', 'count', 'distinct', null),
-  MONTHLY_ACTIVE_SSO_USERS: metric('MONTHLY_ACTIVE_SSO_USERS', 'Monthly Active SSO Users', 'count', 'distinct', null),
-  MONTHLY_ACTIVE_THIRD_PARTY_USERS: metric('MONTHLY_ACTIVE_THIRD_PARTY_USERS', 'Monthly Active Third-Party Users', 'count', 'distinct', null),
-  FUNCTION_INVOCATIONS: metric('FUNCTION_INVOCATIONS', 'Edge Function Invocations', 'count', 'sum', null),
-  STORAGE_IMAGES_TRANSFORMED: metric('STORAGE_IMAGES_TRANSFORMED', 'Storage Image Transformations', 'count', 'sum', null),
-  REALTIME_MESSAGE_COUNT: metric('REALTIME_MESSAGE_COUNT', 'Realtime Messages', 'count', 'sum', null),
-  REALTIME_PEAK_CONNECTIONS: metric('REALTIME_PEAK_CONNECTIONS', 'Realtime Peak Connections', 'count', 'max', null),
-  DISK_SIZE_GB_HOURS_GP3: metric('DISK_SIZE_GB_HOURS_GP3', 'Disk Size GP3', 'gigabyte_hours', 'sum', null),
+  MONTHLY_ACTIVE_USERS: metric(
+    'MONTHLY_ACTIVE_USERS',
+    'Monthly Active Users',
+    'count',
+    'distinct',
+    null,
+  ),
+  MONTHLY_ACTIVE_SSO_USERS: metric(
+    'MONTHLY_ACTIVE_SSO_USERS',
+    'Monthly Active SSO Users',
+    'count',
+    'distinct',
+    null,
+  ),
+  MONTHLY_ACTIVE_THIRD_PARTY_USERS: metric(
+    'MONTHLY_ACTIVE_THIRD_PARTY_USERS',
+    'Monthly Active Third-Party Users',
+    'count',
+    'distinct',
+    null,
+  ),
+  FUNCTION_INVOCATIONS: metric(
+    'FUNCTION_INVOCATIONS',
+    'Edge Function Invocations',
+    'count',
+    'sum',
+    null,
+  ),
+  STORAGE_IMAGES_TRANSFORMED: metric(
+    'STORAGE_IMAGES_TRANSFORMED',
+    'Storage Image Transformations',
+    'count',
+    'sum',
+    null,
+  ),
+  REALTIME_MESSAGE_COUNT: metric(
+    'REALTIME_MESSAGE_COUNT',
+    'Realtime Messages',
+    'count',
+    'sum',
+    null,
+  ),
+  REALTIME_PEAK_CONNECTIONS: metric(
+    'REALTIME_PEAK_CONNECTIONS',
+    'Realtime Peak Connections',
+    'count',
+    'max',
+    null,
+  ),
+  DISK_SIZE_GB_HOURS_GP3: metric(
+    'DISK_SIZE_GB_HOURS_GP3',
+    'Disk Size GP3',
+    'gigabyte_hours',
+    'sum',
+    null,
+  ),
   DISK_IOPS_GP3: metric('DISK_IOPS_GP3', 'Disk IOPS GP3', 'iops', 'average', null),
-  DISK_THROUGHPUT_GP3: metric('DISK_THROUGHPUT_GP3', 'Disk Throughput GP3', 'megabytes_per_second', 'average', null),
+  DISK_THROUGHPUT_GP3: metric(
+    'DISK_THROUGHPUT_GP3',
+    'Disk Throughput GP3',
+    'megabytes_per_second',
+    'average',
+    null,
+  ),
   LOG_DRAIN_EVENTS: metric('LOG_DRAIN_EVENTS', 'Log Drain Events', 'count', 'sum', null),
   CUSTOM_DOMAIN: metric('CUSTOM_DOMAIN', 'Custom Domain', 'hours', 'sum', 'Hours'),
   IPV4: metric('IPV4', 'Dedicated IPv4', 'hours', 'sum', 'Hours'),

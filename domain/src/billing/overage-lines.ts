@@ -23,7 +23,12 @@ export function overageLines(window: BillingWindow): UpcomingInvoiceLine[] {
     const price = formatPriceDollars(definition.price, definition.priceUnit.units);
     const shares = window.usageByProject
       .filter((entry) => entry.metric === metric)
-      .map((entry) => ({ projectRef: entry.projectRef, weight: entry.usage, usage: entry.usage, hours: null }));
+      .map((entry) => ({
+        projectRef: entry.projectRef,
+        weight: entry.usage,
+        usage: entry.usage,
+        hours: null,
+      }));
     const hasShares = shares.some((share) => !Q.isZero(share.weight));
     return [
       invoiceLine({

@@ -31,7 +31,11 @@ export function includedUnits(quota: Quota | null, context: QuotaContext): Q.Rat
  * Whether usage beyond the quota is billed: never on free; for capped metrics only with the spend
  * cap off; metrics the spend cap does not cover (disk, log drain events) on every paid plan.
  */
-export function isOverageBilled(planId: PlanId, usageBillingEnabled: boolean, metric: QuotaMetric): boolean {
+export function isOverageBilled(
+  planId: PlanId,
+  usageBillingEnabled: boolean,
+  metric: QuotaMetric,
+): boolean {
   if (planId === 'free') return false;
   return !QUOTA_DEFINITIONS[metric].capped || !isSpendCapOn(planId, usageBillingEnabled);
 }

@@ -18,7 +18,8 @@ export function planLine(window: BillingWindow): UpcomingInvoiceLine {
   return invoiceLine({
     description: `${plan.name} Plan`,
     amount: price,
-    unitPriceDesc: byContract && !window.contract ? 'Custom (by contract)' : `${formatCents(price)} per month`,
+    unitPriceDesc:
+      byContract && !window.contract ? 'Custom (by contract)' : `${formatCents(price)} per month`,
     usageMetric: null,
     usageOriginal: null,
   });

@@ -6,7 +6,8 @@ import { isSpendCapOn } from './billing-plans.ts';
 import type { UsageRecord } from './schemas.ts';
 import { exceededCappedMetrics } from './usage-summary.ts';
 
-export type RestrictionBannerKind = 'exceededLimits' | 'gracePeriod' | 'gracePeriodOver' | 'restricted';
+export type RestrictionBannerKind =
+  'exceededLimits' | 'gracePeriod' | 'gracePeriodOver' | 'restricted';
 
 export interface RestrictionBannerCta {
   readonly label: 'Upgrade plan' | 'Change spend cap' | 'Disable spend cap';
@@ -27,7 +28,10 @@ export interface RestrictionBannerInput {
     readonly restriction_status: RestrictionStatus | null;
     readonly restriction_data: RestrictionData | null;
   };
-  readonly usages: readonly Pick<UsageRecord, 'metric' | 'usage' | 'unlimited' | 'capped' | 'pricing_free_units'>[];
+  readonly usages: readonly Pick<
+    UsageRecord,
+    'metric' | 'usage' | 'unlimited' | 'capped' | 'pricing_free_units'
+  >[];
   /** The subscription's flag; unknown (not loaded yet) reads as "Change spend cap" on paid plans. */
   readonly usageBillingEnabled?: boolean;
 }
@@ -39,7 +43,10 @@ export interface RestrictionBannerInput {
  * the flag not known yet): "Change spend cap"; both open the cost-control panel, as the spec says
  * for paid plans.
  */
-export function restrictionCta(planId: PlanId, usageBillingEnabled: boolean | undefined): RestrictionBannerCta {
+export function restrictionCta(
+  planId: PlanId,
+  usageBillingEnabled: boolean | undefined,
+): RestrictionBannerCta {
   if (planId === 'free') return { label: 'Upgrade plan', panel: 'subscriptionPlan' };
   if (usageBillingEnabled !== undefined && isSpendCapOn(planId, usageBillingEnabled)) {
     return { label: 'Disable spend cap', panel: 'costControl' };
@@ -60,7 +67,12 @@ export function restrictionBanner(input: RestrictionBannerInput): RestrictionBan
   switch (org.restriction_status) {
     case 'grace_period': {
       const end = org.restriction_data.grace_period_end;
-      return { kind: 'gracePeriod', variant: 'warning', ...(end === null ? {} : { graceEnd: end }), cta };
+      return {
+        kind: 'gracePeriod',
+        variant: 'warning',
+        ...(end === null ? {} : { graceEnd: end }),
+        cta,
+      };
     }
     case 'grace_period_over':
       return { kind: 'gracePeriodOver', variant: 'warning', cta };

@@ -113,7 +113,9 @@ export const usageRecordSchema = z
     pricing_free_units: z.number(),
     available_in_plan: z.boolean(),
     cost: centsSchema,
-    project_allocations: z.array(z.object({ ref: z.string(), name: z.string(), usage: z.number() })),
+    project_allocations: z.array(
+      z.object({ ref: z.string(), name: z.string(), usage: z.number() }),
+    ),
   })
   .meta({ id: 'UsageRecord' });
 export type UsageRecord = z.infer<typeof usageRecordSchema>;
@@ -136,7 +138,5 @@ export const dailyUsageSchema = z
   .meta({ id: 'DailyUsage' });
 export type DailyUsage = z.infer<typeof dailyUsageSchema>;
 
-export const paymentLinkSchema = z
-  .object({ redirectUrl: z.string() })
-  .meta({ id: 'PaymentLink' });
+export const paymentLinkSchema = z.object({ redirectUrl: z.string() }).meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;

@@ -12,7 +12,13 @@ import type { UpcomingInvoice, UpcomingInvoiceLine } from './schemas.ts';
 export function invoiceLinesOf(window: BillingWindow): UpcomingInvoiceLine[] {
   const compute = computeLines(window);
   const credits = computeCreditsLine(window, compute);
-  return [planLine(window), ...compute, ...(credits ? [credits] : []), ...addonLines(window), ...overageLines(window)];
+  return [
+    planLine(window),
+    ...compute,
+    ...(credits ? [credits] : []),
+    ...addonLines(window),
+    ...overageLines(window),
+  ];
 }
 
 /** The lines accrued so far (what `amount_total` sums). */

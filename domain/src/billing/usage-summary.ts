@@ -1,6 +1,6 @@
 import * as Q from '../money/rational.ts';
 import type { PlanId } from '../organization/plans.ts';
-import { exact, type BillingPeriod, type Quantity } from './invoice-input.ts';
+import { exactQuantity, type BillingPeriod, type Quantity } from './invoice-input.ts';
 import { isSpendCapOn } from './billing-plans.ts';
 import { QUANTITY_DECIMALS } from './breakdown.ts';
 import { isOverageBilled, overageOf, type QuotaContext } from './overage.ts';
@@ -43,7 +43,7 @@ export function summarizeUsage(
   };
   const capOn = isSpendCapOn(planId, usageBillingEnabled);
   return QUOTA_METRICS.map((metric) => {
-    const usage = exact(totals[metric] ?? 0, `Usage of ${metric}`);
+    const usage = exactQuantity(totals[metric] ?? 0, `Usage of ${metric}`);
     const quota = quotaFor(planId, metric);
     const capped = QUOTA_DEFINITIONS[metric].capped && capOn;
     const result = overageOf(planId, usageBillingEnabled, metric, usage, quotaContext);
@@ -60,13 +60,16 @@ export function summarizeUsage(
         .map((p) => ({
           ref: p.ref,
           name: p.name,
-          usage: Q.toNumber(exact(p.usage, `Usage of ${metric}`), QUANTITY_DECIMALS),
+          usage: Q.toNumber(exactQuantity(p.usage, `Usage of ${metric}`), QUANTITY_DECIMALS),
         })),
     };
   });
 }
 
-type QuotaView = Pick<UsageRecord, 'metric' | 'usage' | 'unlimited' | 'capped' | 'pricing_free_units'>;
+type QuotaView = Pick<
+  UsageRecord,
+  'metric' | 'usage' | 'unlimited' | 'capped' | 'pricing_free_units'
+>;
 
 export const USAGE_WARNING_RATIO = 0.8;
 

@@ -28,7 +28,10 @@ describe('allocate', () => {
           parts.forEach((part, i) => {
             expect(Number.isSafeInteger(part)).toBe(true);
             // |part - total*w/W| < 1  <=>  |part*W - total*w| < W  (all-zero weights: equal shares)
-            const [w, W] = weightSum === 0 ? [1n, BigInt(weights.length)] : [BigInt(weights[i] ?? 0), BigInt(weightSum)];
+            const [w, W] =
+              weightSum === 0
+                ? [1n, BigInt(weights.length)]
+                : [BigInt(weights[i] ?? 0), BigInt(weightSum)];
             const diff = BigInt(part) * W - BigInt(total) * w;
             expect((diff < 0n ? -diff : diff) < W).toBe(true);
           });

@@ -38,7 +38,9 @@ export function rationalFromNumber(value: number): Rational {
   const [, sign = '', whole = '0', fraction = '', exponent = '0'] = match;
   const digits = BigInt(`${sign}${whole}${fraction}`);
   const scale = Number(exponent) - fraction.length;
-  return scale >= 0 ? rational(digits * 10n ** BigInt(scale)) : rational(digits, 10n ** BigInt(-scale));
+  return scale >= 0
+    ? rational(digits * 10n ** BigInt(scale))
+    : rational(digits, 10n ** BigInt(-scale));
 }
 
 export function add(a: Rational, b: Rational): Rational {

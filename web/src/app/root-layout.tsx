@@ -15,7 +15,7 @@ export function RootLayout() {
 function MinimalHeader() {
   return (
     <header className="border-b bg-card">
-      <div className="flex h-14 items-center px-4 sm:px-6">
+      <div className="mx-auto flex h-14 w-full max-w-6xl items-center px-4 sm:px-6 lg:px-8">
         <Logo />
       </div>
     </header>
@@ -25,17 +25,23 @@ function MinimalHeader() {
 /** Unknown routes, outside any session check: the same screen for everyone. */
 export function NotFoundPage() {
   return (
-    <div className="flex min-h-dvh flex-col">
+    <>
       <MinimalHeader />
       <NotFoundScreen />
-    </div>
+    </>
   );
 }
 
 /** Last resort for a render error: say so plainly and offer a reload. */
 export function RouteErrorScreen() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <div className="flex min-h-dvh flex-col">
+        <NotFoundPage />
+      </div>
+    );
+  }
   console.error(error);
   return (
     <div className="flex min-h-dvh flex-col">

@@ -20,7 +20,10 @@ export const routes: RouteObject[] = [
     children: [
       { path: 'sign-in', element: <SignInPage /> },
       // Stand-ins for the partners' consoles, the default targets of the "Manage" links.
-      { path: 'partners/vercel/installations/:installationId/*', element: <VercelInstallationPage /> },
+      {
+        path: 'partners/vercel/installations/:installationId/*',
+        element: <VercelInstallationPage />,
+      },
       { path: 'partners/aws-marketplace/:slug', element: <AwsMarketplacePage /> },
       {
         element: <RequireAuth />,

@@ -28,7 +28,8 @@ export function isApiError(error: unknown, status?: number): error is ApiError {
 }
 
 /** Network failures carry status 0, so callers can tell "unreachable" from a server answer. */
-export const NETWORK_ERROR_MESSAGE = 'Could not reach Meterline. Check your connection and try again.';
+export const NETWORK_ERROR_MESSAGE =
+  'Could not reach Meterline. Check your connection and try again.';
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -23,5 +23,6 @@ export const partnerLinkKeys = {
   all: ['partner-links'] as const,
   vercelInstallation: (installationId: string) =>
     [...partnerLinkKeys.all, 'vercel-installation', installationId] as const,
-  awsMarketplace: (orgSlug: string) => [...partnerLinkKeys.all, 'aws-marketplace', orgSlug] as const,
+  awsMarketplace: (orgSlug: string) =>
+    [...partnerLinkKeys.all, 'aws-marketplace', orgSlug] as const,
 };

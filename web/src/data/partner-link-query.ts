@@ -8,54 +8,50 @@ import { partnerLinkKeys } from './keys';
 export const partnerLinkSchema = z.object({ url: z.string().min(1) });
 export type PartnerLink = z.infer<typeof partnerLinkSchema>;
 
-/** The deployment-platform link is looked up by installation id (the org's partner_id). */
-export const vercelInstallationLinkQueryOptions = (installationId: string) =>
-  queryOptions({
-    queryKey: partnerLinkKeys.vercelInstallation(installationId),
-    queryFn: ({ signal }) =>
-      apiFetch(
-        `/platform/integrations/vercel/installations/${segment(installationId)}/link`,
-        partnerLinkSchema,
-        { signal },
-      ),
-    staleTime: 10 * 60 * 1000,
-  });
-
-/** The cloud-provider link is looked up by org slug. */
-export const awsMarketplaceLinkQueryOptions = (orgSlug: string) =>
-  queryOptions({
-    queryKey: partnerLinkKeys.awsMarketplace(orgSlug),
-    queryFn: ({ signal }) =>
-      apiFetch(
-        `/platform/organizations/${segment(orgSlug)}/cloud-marketplace/link`,
-        partnerLinkSchema,
-        { signal },
-      ),
-    staleTime: 10 * 60 * 1000,
-  });
-
 type LinkedOrganization = Pick<Organization, 'slug' | 'managed_by' | 'partner_id'>;
 
-/** The options for this organization's partner link, or null when there is none to look up. */
-export function partnerLinkQueryOptions(org: LinkedOrganization | undefined) {
+interface PartnerLinkRequest {
+  queryKey: readonly string[];
+  path: string;
+}
+
+/**
+ * Where this organization's partner link is looked up: the deployment platform by installation
+ * id (the org's partner_id), the cloud provider by org slug. Null when there is nothing to look up.
+ */
+export function partnerLinkRequest(org: LinkedOrganization | undefined): PartnerLinkRequest | null {
   if (!org) return null;
   switch (effectiveManagedBy(org)) {
     case 'vercel-marketplace':
-      return org.partner_id ? vercelInstallationLinkQueryOptions(org.partner_id) : null;
+      if (!org.partner_id) return null;
+      return {
+        queryKey: partnerLinkKeys.vercelInstallation(org.partner_id),
+        path: `/platform/integrations/vercel/installations/${segment(org.partner_id)}/link`,
+      };
     case 'aws-marketplace':
-      return awsMarketplaceLinkQueryOptions(org.slug);
+      return {
+        queryKey: partnerLinkKeys.awsMarketplace(org.slug),
+        path: `/platform/organizations/${segment(org.slug)}/cloud-marketplace/link`,
+      };
     case 'platform':
       return null;
   }
 }
 
-/** The "Manage" link of a partner-managed organization; disabled for everyone else. */
-export function usePartnerLinkQuery(org: LinkedOrganization | undefined) {
-  const options = partnerLinkQueryOptions(org);
-  return useQuery({
-    queryKey: options?.queryKey ?? [...partnerLinkKeys.all, 'none'],
-    queryFn: options?.queryFn ?? (() => Promise.resolve({ url: '' })),
-    staleTime: options?.staleTime,
-    enabled: options !== null,
+export const partnerLinkQueryOptions = (org: LinkedOrganization | undefined) => {
+  const request = partnerLinkRequest(org);
+  return queryOptions({
+    queryKey: request?.queryKey ?? [...partnerLinkKeys.all, 'none'],
+    queryFn: ({ signal }) => {
+      if (!request) throw new Error('This organization has no partner link');
+      return apiFetch(request.path, partnerLinkSchema, { signal });
+    },
+    enabled: request !== null,
+    staleTime: 10 * 60 * 1000,
   });
+};
+
+/** The partner's console link of a partner-managed organization (the banner's "Manage"). */
+export function usePartnerLinkQuery(org: LinkedOrganization | undefined) {
+  return useQuery(partnerLinkQueryOptions(org));
 }

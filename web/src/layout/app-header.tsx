@@ -32,7 +32,7 @@ export function AppHeader({
 }) {
   return (
     <header className="sticky top-0 z-30 border-b bg-card/95 backdrop-blur supports-[backdrop-filter]:bg-card/85">
-      <div className="flex h-14 items-center gap-1.5 px-3 sm:gap-2 sm:px-6">
+      <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-1.5 px-4 sm:gap-2 sm:px-6 lg:px-8">
         <Logo compact={Boolean(context) || loading} />
         {context || loading ? <Divider /> : null}
         {loading ? <Skeleton className="h-5 w-36" /> : context}

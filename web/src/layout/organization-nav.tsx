@@ -22,7 +22,7 @@ export function OrganizationNav({ slug }: { slug: string }) {
   ];
   return (
     <nav aria-label="Organization" className="overflow-x-auto">
-      <ul className="flex gap-1 px-2 sm:px-4">
+      <ul className="mx-auto flex w-full max-w-6xl gap-1 px-1 sm:px-3 lg:px-5">
         {tabs.map((tab) => {
           const current = tab.id === active;
           return (

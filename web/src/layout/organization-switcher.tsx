@@ -23,7 +23,7 @@ export function OrganizationSwitcher({ currentSlug }: { currentSlug: string | un
       <DropdownMenu.Trigger className="flex h-8 min-w-0 items-center gap-2 rounded-md px-2 text-sm font-medium transition-colors hover:bg-muted data-[state=open]:bg-muted">
         <span className="sr-only">Switch organization. Current organization: </span>
         <span className="max-w-[8.5rem] truncate sm:max-w-[16rem]">
-          {current?.name ?? 'Select an organization'}
+          {current?.name ?? 'Organizations'}
         </span>
         {current ? <PlanBadge planId={current.plan.id} className="max-sm:hidden" /> : null}
         <ChevronsUpDown aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />

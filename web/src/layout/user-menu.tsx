@@ -30,7 +30,9 @@ export function UserMenu() {
       // A full load drops everything the previous session had in memory.
       window.location.assign('/sign-in');
     } catch (error) {
-      toast.error(`Failed to sign out: ${error instanceof Error ? error.message : 'unknown error'}`);
+      toast.error(
+        `Failed to sign out: ${error instanceof Error ? error.message : 'unknown error'}`,
+      );
     }
   }
 

@@ -62,6 +62,7 @@ const statements = [
     billing_via_partner boolean NOT NULL DEFAULT false,
     billing_partner text CHECK (billing_partner IN ('aws', 'fly', 'vercel_marketplace')),
     payment_method_type text NOT NULL DEFAULT 'card' CHECK (payment_method_type IN ('card', 'invoice')),
+    billing_cycle_anchor timestamptz NOT NULL,
     current_period_start timestamptz NOT NULL,
     current_period_end timestamptz NOT NULL,
     customer_balance_cents bigint NOT NULL DEFAULT 0,

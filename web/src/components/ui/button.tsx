@@ -42,7 +42,8 @@ export function Button({
   type,
   ...props
 }: ButtonProps) {
-  if (asChild) return <Slot.Root className={cn(buttonClasses(variant, size), className)} {...props} />;
+  if (asChild)
+    return <Slot.Root className={cn(buttonClasses(variant, size), className)} {...props} />;
   return (
     <button
       type={type ?? 'button'}

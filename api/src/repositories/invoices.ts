@@ -1,0 +1,207 @@
+import type { InvoiceDetail, Invoice, UpcomingInvoiceLine } from '@meterline/domain';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { InvoiceStatus } from '../db/schema.ts';
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+export interface NewInvoice {
+  id: string;
+  organizationId: string;
+  number: string;
+  status: InvoiceStatus;
+  periodStart: Date;
+  periodEnd: Date;
+  subtotalCents: number;
+  creditAppliedCents: number;
+  amountDueCents: number;
+  nextPaymentAttemptAt: Date | null;
+  billingName: string | null;
+  billingAddress: unknown;
+  taxId: unknown;
+  billingEmail: string | null;
+  planId: InvoiceRow['plan_id'];
+  finalizedAt: Date;
+  lines: readonly UpcomingInvoiceLine[];
+}
+
+export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<void> {
+  await db
+    .insertInto('invoices')
+    .values({
+      id: invoice.id,
+      organization_id: invoice.organizationId,
+      number: invoice.number,
+      status: invoice.status,
+      period_start: invoice.periodStart,
+      period_end: invoice.periodEnd,
+      subtotal_cents: invoice.subtotalCents,
+      credit_applied_cents: invoice.creditAppliedCents,
+      amount_due_cents: invoice.amountDueCents,
+      amount_paid_cents: invoice.status === 'paid' ? invoice.amountDueCents : 0,
+      next_payment_attempt_at: invoice.nextPaymentAttemptAt,
+      billing_name: invoice.billingName,
+      billing_address:
+        invoice.billingAddress === null ? null : JSON.stringify(invoice.billingAddress),
+      tax_id: invoice.taxId === null ? null : JSON.stringify(invoice.taxId),
+      billing_email: invoice.billingEmail,
+      plan_id: invoice.planId,
+      finalized_at: invoice.finalizedAt,
+      paid_at: invoice.status === 'paid' ? invoice.finalizedAt : null,
+    })
+    .execute();
+  if (invoice.lines.length === 0) return;
+  await db
+    .insertInto('invoice_lines')
+    .values(
+      invoice.lines.map((line, position) => ({
+        invoice_id: invoice.id,
+        position,
+        description: line.description,
+        amount_cents: line.amount,
+        amount_before_discount_cents: line.amount_before_discount,
+        unit_price_desc: line.unit_price_desc,
+        usage_metric: line.usage_metric,
+        usage_original: line.usage_original,
+        metadata: JSON.stringify(line.metadata),
+        breakdown: JSON.stringify(line.breakdown),
+      })),
+    )
+    .execute();
+}
+
+export async function countInvoices(db: Db, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('invoices')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}
+
+const LIST_COLUMNS = [
+  'id',
+  'number',
+  'status',
+  'period_start',
+  'period_end',
+  'subtotal_cents',
+  'amount_due_cents',
+  'payment_attempted',
+  'created_at',
+] as const;
+
+type InvoiceRow = {
+  id: string;
+  number: string;
+  status: InvoiceStatus;
+  period_start: Date;
+  period_end: Date;
+  subtotal_cents: number;
+  amount_due_cents: number;
+  payment_attempted: boolean;
+  created_at: Date;
+  plan_id: 'free' | 'pro' | 'team' | 'enterprise';
+};
+
+export function invoicePdfPath(slug: string, invoiceId: string): string {
+  return `/platform/organizations/${slug}/billing/invoices/${invoiceId}/pdf`;
+}
+
+function toInvoice(row: Omit<InvoiceRow, 'plan_id'>, slug: string): Invoice {
+  return {
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    period_start: seconds(row.period_start),
+    period_end: seconds(row.period_end),
+    amount_due: row.amount_due_cents,
+    subtotal: row.subtotal_cents,
+    total: row.subtotal_cents,
+    payment_attempted: row.payment_attempted,
+    invoice_pdf: invoicePdfPath(slug, row.id),
+    created_at: seconds(row.created_at),
+  };
+}
+
+/** Newest first; ties broken by id so that pages never skip or repeat an invoice. */
+export async function listInvoices(
+  db: Db,
+  organizationId: string,
+  slug: string,
+  offset: number,
+  limit: number,
+): Promise<Invoice[]> {
+  const rows = await db
+    .selectFrom('invoices')
+    .select(LIST_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .orderBy('period_end', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => toInvoice(row, slug));
+}
+
+export async function findInvoice(
+  db: Db,
+  organizationId: string,
+  slug: string,
+  invoiceId: string,
+): Promise<InvoiceDetail | undefined> {
+  const row = await db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const lines = await db
+    .selectFrom('invoice_lines')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('position')
+    .execute();
+  return {
+    ...toInvoice(row, slug),
+    lines: lines.map((line) => ({
+      description: line.description,
+      amount: line.amount_cents,
+      amount_before_discount: line.amount_before_discount_cents,
+      unit_price_desc: line.unit_price_desc ?? '',
+      usage_metric: line.usage_metric as UpcomingInvoiceLine['usage_metric'],
+      usage_original: line.usage_original === null ? null : Number(line.usage_original),
+      metadata: line.metadata as UpcomingInvoiceLine['metadata'],
+      breakdown: line.breakdown as UpcomingInvoiceLine['breakdown'],
+    })),
+    credit_applied: row.credit_applied_cents,
+    amount_paid: row.amount_paid_cents,
+    billing_name: row.billing_name,
+    billing_email: row.billing_email,
+    billing_address: row.billing_address as InvoiceDetail['billing_address'],
+    tax_id: row.tax_id as InvoiceDetail['tax_id'],
+    finalized_at: seconds(row.finalized_at),
+    paid_at: row.paid_at ? seconds(row.paid_at) : null,
+  };
+}
+
+export function lockInvoice(db: Db, invoiceId: string) {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('id', '=', invoiceId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function invoicesDueForPayment(db: Db, at: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('status', '=', 'open')
+    .where('next_payment_attempt_at', '<=', at)
+    .orderBy('next_payment_attempt_at')
+    .execute();
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,59 @@
+import type { Db } from '../db/database.ts';
+
+const COLUMNS = [
+  'organization_id',
+  'plan_id',
+  'usage_billing_enabled',
+  'billing_via_partner',
+  'billing_partner',
+  'payment_method_type',
+  'billing_cycle_anchor',
+  'current_period_start',
+  'current_period_end',
+  'customer_balance_cents',
+] as const;
+
+export function getSubscription(db: Db, organizationId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The subscription, locked until the transaction ends: whoever closes a cycle holds this lock. */
+export function lockSubscription(db: Db, organizationId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+export type SubscriptionState = Awaited<ReturnType<typeof getSubscription>>;
+
+/** Organizations whose cycle has ended by `at`, for the closing job. */
+export async function subscriptionsDue(db: Db, at: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('organization_id')
+    .where('current_period_end', '<=', at)
+    .orderBy('current_period_end')
+    .execute();
+  return rows.map((row) => row.organization_id);
+}
+
+export function listProjectAddonsNow(db: Db, organizationId: string, at: Date) {
+  return db
+    .selectFrom('project_addons')
+    .innerJoin('projects', 'projects.id', 'project_addons.project_id')
+    .select(['projects.ref', 'projects.name', 'project_addons.addon', 'project_addons.variant'])
+    .where('project_addons.organization_id', '=', organizationId)
+    .where('project_addons.started_at', '<=', at)
+    .where((eb) =>
+      eb.or([eb('project_addons.ended_at', 'is', null), eb('project_addons.ended_at', '>', at)]),
+    )
+    .orderBy('projects.ref')
+    .execute();
+}

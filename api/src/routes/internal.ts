@@ -1,0 +1,34 @@
+import {
+  errorResponseSchema,
+  usageEventsBatchSchema,
+  usageEventsResultSchema,
+} from '@meterline/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../db/database.ts';
+import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
+
+/** Operator calls: authenticated by the metering key, never by a browser session. */
+const internalRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.post(
+    '/internal/usage-events',
+    {
+      config: { access: { kind: 'operator' } },
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        tags: ['internal'],
+        summary: 'Report usage events (batched, idempotent by event id)',
+        description:
+          'Authorization: Bearer METERING_API_KEY. A batch naming an unknown project is refused whole.',
+        body: usageEventsBatchSchema,
+        response: {
+          200: usageEventsResultSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => ingestUsageEvents(db, request.body.events),
+  );
+};
+
+export default internalRoutes;

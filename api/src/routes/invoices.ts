@@ -1,0 +1,119 @@
+import {
+  canPayNow,
+  errorResponseSchema,
+  invoiceDetailSchema,
+  invoiceListQuerySchema,
+  invoiceListSchema,
+  invoiceParamsSchema,
+  orgParamsSchema,
+  paymentLinkSchema,
+} from '@meterline/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../db/database.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { requireOrg } from '../plugins/request-context.ts';
+import { countInvoices, findInvoice, listInvoices } from '../repositories/invoices.ts';
+import { renderInvoicePdf } from '../services/invoices/render-invoice-pdf.ts';
+
+const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const readSubscriptions = {
+  access: { kind: 'org', permission: 'billing_read:subscriptions' },
+} as const;
+
+export const INVOICE_NOT_FOUND = 'Invoice not found';
+
+const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/platform/organizations/:slug/billing/invoices',
+    {
+      config: readSubscriptions,
+      schema: {
+        tags: ['invoices'],
+        summary: 'Past invoices, newest first; the total count is in X-Total-Count (also on HEAD)',
+        params: orgParamsSchema,
+        querystring: invoiceListQuerySchema,
+        response: { 200: invoiceListSchema, 400: errorResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, slug } = requireOrg(request);
+      const total = await countInvoices(db, organizationId);
+      reply.header('x-total-count', String(total));
+      reply.header('access-control-expose-headers', 'X-Total-Count');
+      if (request.method === 'HEAD') return [];
+      return listInvoices(db, organizationId, slug, request.query.offset, request.query.limit);
+    },
+  );
+
+  app.get(
+    '/platform/organizations/:slug/billing/invoices/:invoiceId',
+    {
+      config: readSubscriptions,
+      schema: {
+        tags: ['invoices'],
+        summary: 'One invoice with its lines; invoice_pdf is the address of its PDF',
+        params: invoiceParamsSchema,
+        response: { 200: invoiceDetailSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { organizationId, slug } = requireOrg(request);
+      const invoice = await findInvoice(db, organizationId, slug, request.params.invoiceId);
+      if (!invoice) throw new HttpError(404, INVOICE_NOT_FOUND);
+      return invoice;
+    },
+  );
+
+  app.get(
+    '/platform/organizations/:slug/billing/invoices/:invoiceId/pdf',
+    {
+      config: readSubscriptions,
+      schema: {
+        tags: ['invoices'],
+        summary: 'The invoice rendered as a PDF',
+        params: invoiceParamsSchema,
+        produces: ['application/pdf'],
+        response: { 200: z.any().describe('application/pdf'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, slug } = requireOrg(request);
+      const invoice = await findInvoice(db, organizationId, slug, request.params.invoiceId);
+      if (!invoice) throw new HttpError(404, INVOICE_NOT_FOUND);
+      const org = await db
+        .selectFrom('organizations')
+        .select('name')
+        .where('id', '=', organizationId)
+        .executeTakeFirstOrThrow();
+      const pdf = await renderInvoicePdf(invoice, org.name);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+
+  app.get(
+    '/platform/organizations/:slug/billing/invoices/:invoiceId/payment-link',
+    {
+      config: { access: { kind: 'org', permission: 'billing_write:subscriptions' } },
+      schema: {
+        tags: ['invoices'],
+        summary: 'Where to pay an outstanding invoice: the hosted payment page',
+        params: invoiceParamsSchema,
+        response: { 200: paymentLinkSchema, 409: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { organizationId, slug } = requireOrg(request);
+      const invoice = await findInvoice(db, organizationId, slug, request.params.invoiceId);
+      if (!invoice) throw new HttpError(404, INVOICE_NOT_FOUND);
+      if (!canPayNow(invoice)) throw new HttpError(409, 'This invoice has nothing left to pay');
+      return { redirectUrl: `/pay/invoices/${invoice.id}?org=${encodeURIComponent(slug)}` };
+    },
+  );
+};
+
+export default invoiceRoutes;

@@ -1,0 +1,137 @@
+import {
+  dailyUsageSchema,
+  errorResponseSchema,
+  orgParamsSchema,
+  orgUsageSchema,
+  projectRefSchema,
+  summarizeUsage,
+  type BillingMetric,
+} from '@meterline/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { rationalFromDecimal, toNumber } from '../db/numeric.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { requireOrg } from '../plugins/request-context.ts';
+import { dailyUsage } from '../repositories/usage.ts';
+import { getSubscription } from '../repositories/subscriptions.ts';
+import { loadCycleData } from '../services/billing/cycle-data.ts';
+import { USAGE_METRIC_DEFINITIONS } from '@meterline/domain';
+
+const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const readSubscriptions = {
+  access: { kind: 'org', permission: 'billing_read:subscriptions' },
+} as const;
+
+const day = z
+  .string({ error: 'Start date is required' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD')
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'Not a calendar date');
+
+const dailyQuerySchema = z
+  .object({ start: day, end: day, projectRef: projectRefSchema.optional() })
+  .refine((query) => query.start <= query.end, {
+    message: 'end must not be before start',
+    path: ['end'],
+  })
+  .refine((query) => Date.parse(query.end) - Date.parse(query.start) <= 366 * 86_400_000, {
+    message: 'At most a year of days at once',
+    path: ['end'],
+  });
+
+const usageRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
+  app.get(
+    '/platform/organizations/:slug/usage',
+    {
+      config: readSubscriptions,
+      schema: {
+        tags: ['usage'],
+        summary: 'Usage of the current cycle per metric, against the plan',
+        params: orgParamsSchema,
+        response: { 200: orgUsageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { organizationId } = requireOrg(request);
+      const subscription = await getSubscription(db, organizationId);
+      const data = await loadCycleData(
+        db,
+        {
+          organizationId,
+          planId: subscription.plan_id,
+          usageBillingEnabled: subscription.usage_billing_enabled,
+          periodStart: subscription.current_period_start,
+          periodEnd: subscription.current_period_end,
+        },
+        clock.now(),
+      );
+      return {
+        usage_billing_enabled: subscription.usage_billing_enabled,
+        usages: summarizeUsage(
+          subscription.plan_id,
+          subscription.usage_billing_enabled,
+          data.totals,
+          data.perProject,
+          {
+            projectCount: data.projectCount,
+            period: data.input.period,
+          },
+        ),
+      };
+    },
+  );
+
+  app.get(
+    '/platform/organizations/:slug/usage/daily',
+    {
+      config: readSubscriptions,
+      schema: {
+        tags: ['usage'],
+        summary: 'Daily usage per metric between two days (inclusive), optionally of one project',
+        params: orgParamsSchema,
+        querystring: dailyQuerySchema,
+        response: { 200: dailyUsageSchema, 400: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { organizationId } = requireOrg(request);
+      const { start, end, projectRef } = request.query;
+      let projectId: string | null = null;
+      if (projectRef) {
+        const project = await db
+          .selectFrom('projects')
+          .select('id')
+          .where('ref', '=', projectRef)
+          .where('organization_id', '=', organizationId)
+          .executeTakeFirst();
+        if (!project) throw new HttpError(404, 'Project not found');
+        projectId = project.id;
+      }
+      const rows = await dailyUsage(db, organizationId, start, end, projectId);
+      // Per day: sums add up across projects; sizes are each project's average sample of that day.
+      const byDay = new Map<string, number>();
+      for (const row of rows) {
+        const definition =
+          USAGE_METRIC_DEFINITIONS[row.metric as keyof typeof USAGE_METRIC_DEFINITIONS];
+        const sum = rationalFromDecimal(row.usage_sum);
+        const value =
+          definition?.aggregation === 'average'
+            ? toNumber(sum) / Math.max(1, row.samples)
+            : definition?.aggregation === 'max'
+              ? toNumber(rationalFromDecimal(row.usage_max))
+              : toNumber(sum);
+        const k = `${row.day}|${row.metric}`;
+        byDay.set(k, (byDay.get(k) ?? 0) + value);
+      }
+      return {
+        data: [...byDay].map(([k, usage]) => {
+          const [date = '', metric = ''] = k.split('|');
+          return { date, metric: metric as BillingMetric, usage };
+        }),
+      };
+    },
+  );
+};
+
+export default usageRoutes;

@@ -1,0 +1,231 @@
+import { addMonthsClamped } from '@meterline/domain';
+import type { Db } from '../db/database.ts';
+import { insertPaymentMethod } from '../repositories/payment-methods.ts';
+import { newId } from '../services/billing/ids.ts';
+import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
+import { OVERDUE_AFTER_DAYS } from '../services/billing/restrictions.ts';
+import { voidInvoice } from '../services/billing/void-invoice.ts';
+import type { PaymentGateway } from '../services/payments/payment-gateway.ts';
+import type { DemoOrganization } from './demo-world-data.ts';
+
+const DAY = 86_400;
+
+export interface SeededOrganization {
+  id: string;
+  demo: DemoOrganization;
+  anchor: number;
+  currentStart: number;
+}
+
+/** Something that happens in an organization's story at a moment, before the billing job runs then. */
+interface Happening {
+  at: number;
+  run(): Promise<void>;
+}
+
+interface SeedContext {
+  db: Db;
+  gateway: PaymentGateway;
+  /** The moving clock of the story; the simulator reads it too. */
+  setNow(at: number): void;
+  now: number;
+}
+
+async function addCard(
+  context: SeedContext,
+  organizationId: string,
+  number: string,
+  expires: { month: number; year: number },
+  isDefault: boolean,
+): Promise<string> {
+  const card = await context.gateway.createCard({
+    number,
+    expMonth: expires.month,
+    expYear: expires.year,
+    cvc: '123',
+  });
+  const id = newId('pm');
+  await insertPaymentMethod(context.db, {
+    id,
+    organizationId,
+    provider: context.gateway.provider,
+    providerPaymentMethodId: card.providerPaymentMethodId,
+    brand: card.brand,
+    last4: card.last4,
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+    isDefault,
+    createdAt: new Date(context.now * 1000),
+  });
+  return id;
+}
+
+async function makeDefault(db: Db, organizationId: string, paymentMethodId: string): Promise<void> {
+  await db
+    .updateTable('payment_methods')
+    .set({ is_default: false })
+    .where('organization_id', '=', organizationId)
+    .execute();
+  await db
+    .updateTable('payment_methods')
+    .set({ is_default: true })
+    .where('id', '=', paymentMethodId)
+    .execute();
+}
+
+function expiryIn(now: number, months: number): { month: number; year: number } {
+  const date = new Date(now * 1000);
+  const total = date.getUTCFullYear() * 12 + date.getUTCMonth() + months;
+  return { year: Math.floor(total / 12), month: (total % 12) + 1 };
+}
+
+/** The cards and events of each organization's story, as moments in time. */
+function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number): Happening[] {
+  const { db } = context;
+  const { id, demo, anchor } = org;
+  const twoYears = expiryIn(seededAt, 24);
+  switch (demo.cards) {
+    case 'standard':
+      return [
+        {
+          at: anchor,
+          run: async () => void (await addCard(context, id, '4242424242424242', twoYears, true)),
+        },
+      ];
+    case 'declining':
+      return [
+        {
+          at: anchor,
+          run: async () => void (await addCard(context, id, '4000000000000002', twoYears, true)),
+        },
+      ];
+    case 'acme-pro': {
+      // The original Visa pays eleven invoices. Before the twelfth the company switches to a card with
+      // insufficient funds: the twelfth fails and is forgiven, the thirteenth fails and is still open.
+      // Today the owner makes the Visa default again and removes the failing card.
+      let visa = '';
+      let failing = '';
+      const twelfthClose = addMonthsClamped(anchor, 12);
+      return [
+        {
+          at: anchor,
+          run: async () =>
+            void (visa = await addCard(context, id, '4242424242424242', twoYears, true)),
+        },
+        {
+          at: anchor + 200 * DAY,
+          run: async () =>
+            void (await addCard(context, id, '5555555555554444', expiryIn(seededAt, 0), false)),
+        },
+        {
+          at: twelfthClose - DAY,
+          run: async () =>
+            void (failing = await addCard(context, id, '4000000000009995', twoYears, true)),
+        },
+        {
+          at: twelfthClose + 8 * DAY,
+          run: async () => {
+            const twelfth = await db
+              .selectFrom('invoices')
+              .select('id')
+              .where('organization_id', '=', id)
+              .where('period_end', '=', new Date(twelfthClose * 1000))
+              .executeTakeFirstOrThrow();
+            await voidInvoice(db, twelfth.id, new Date(context.now * 1000));
+          },
+        },
+        {
+          at: seededAt,
+          run: async () => {
+            await makeDefault(db, id, visa);
+            await db.deleteFrom('payment_methods').where('id', '=', failing).execute();
+          },
+        },
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * Lives through the organizations' past, a day at a time, with the real billing job: cycles close into
+ * invoices, cards are charged through the payment port, failed charges are retried and overdue
+ * organizations restricted, exactly as they would be in production.
+ */
+export async function liveThroughHistory(
+  db: Db,
+  gateway: PaymentGateway,
+  setNow: (at: Date) => void,
+  organizations: readonly SeededOrganization[],
+  seededAt: number,
+): Promise<void> {
+  const context: SeedContext = {
+    db,
+    gateway,
+    now: seededAt,
+    setNow(at) {
+      context.now = at;
+      setNow(new Date(at * 1000));
+    },
+  };
+  const happenings = organizations
+    .flatMap((org) => storyOf(context, org, seededAt))
+    .sort((a, b) => a.at - b.at);
+  // Jump from one moment where something can happen to the next: a story event, a cycle end, a payment
+  // retry, or an invoice turning overdue.
+  let at = Math.min(seededAt, ...organizations.map((org) => org.anchor));
+  let next = 0;
+  for (;;) {
+    while (next < happenings.length && (happenings[next]?.at ?? Infinity) <= at) {
+      const happening = happenings[next++];
+      if (!happening) break;
+      context.setNow(happening.at);
+      await happening.run();
+    }
+    context.setNow(at);
+    await runBillingJobs(db, gateway, new Date(at * 1000));
+    if (at >= seededAt) break;
+    const upcoming = await nextBillingMoment(db, at);
+    at = Math.min(seededAt, happenings[next]?.at ?? Infinity, upcoming ?? Infinity);
+  }
+  for (const org of organizations) {
+    if (org.demo.creditBalanceCents) {
+      await db
+        .updateTable('subscriptions')
+        .set({ customer_balance_cents: org.demo.creditBalanceCents })
+        .where('organization_id', '=', org.id)
+        .execute();
+    }
+  }
+}
+
+/** The earliest moment at which the billing job would have something to do. */
+async function nextBillingMoment(db: Db, after: number): Promise<number | null> {
+  const [cycle, attempt, overdue] = await Promise.all([
+    db
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.min('current_period_end').as('at'))
+      .executeTakeFirst(),
+    db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.min('next_payment_attempt_at').as('at'))
+      .where('status', '=', 'open')
+      .executeTakeFirst(),
+    db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.min('finalized_at').as('at'))
+      .where('status', '=', 'open')
+      .where('finalized_at', '>', new Date((after - OVERDUE_AFTER_DAYS * DAY) * 1000))
+      .executeTakeFirst(),
+  ]);
+  const moments = [
+    cycle?.at,
+    attempt?.at,
+    overdue?.at ? new Date(overdue.at.getTime() + OVERDUE_AFTER_DAYS * DAY * 1000) : null,
+  ]
+    .filter((value): value is Date => value instanceof Date)
+    .map((value) => Math.floor(value.getTime() / 1000))
+    .filter((moment) => moment > after);
+  return moments.length > 0 ? Math.min(...moments) : null;
+}

@@ -1,0 +1,58 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { PaymentGateway } from '../payments/payment-gateway.ts';
+import { runBillingJobs } from './run-billing-jobs.ts';
+
+/**
+ * Runs the billing job every interval. All its state lives in the database (cycle ends, next payment
+ * attempts), so a restart simply carries on where the store says, and a job that ran late catches up.
+ */
+export class BillingScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly gateway: PaymentGateway,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly intervalSeconds: number,
+  ) {}
+
+  start(): void {
+    if (this.intervalSeconds <= 0 || this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.intervalSeconds * 1000);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = (async () => {
+      try {
+        const report = await runBillingJobs(this.db, this.gateway, this.clock.now());
+        if (
+          report.closed.length +
+            report.paid.length +
+            report.failed.length +
+            report.restricted.length >
+          0
+        ) {
+          this.log.info({ report }, 'billing job');
+        }
+      } catch (error) {
+        this.log.error({ err: error }, 'billing job failed; it runs again at the next interval');
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    await this.running;
+  }
+}

@@ -1,0 +1,90 @@
+import { invoiceTotal, nextCycle, projectedInvoiceLines } from '@meterline/domain';
+import type { Db } from '../../db/database.ts';
+import { countInvoices, insertInvoice } from '../../repositories/invoices.ts';
+import { lockSubscription } from '../../repositories/subscriptions.ts';
+import { loadCycleData } from './cycle-data.ts';
+import { invoiceNumber, newId } from './ids.ts';
+import { billingIdentity } from './billing-identity.ts';
+
+export type CloseCycleResult =
+  | { status: 'not_due'; periodEnd: Date }
+  | { status: 'closed'; invoiceId: string; amountDueCents: number; chargeable: boolean }
+  | { status: 'nothing_to_bill' };
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const fromSeconds = (value: number) => new Date(value * 1000);
+
+/**
+ * Finalizes the organization's current cycle if it has ended by `at`: the upcoming invoice at the cycle's end
+ * becomes an immutable numbered invoice, the credit balance is applied first, and the subscription moves to
+ * the next cycle. It all happens under the subscription's row lock in one transaction, and the invoice is
+ * unique per (organization, period start): a second closer, concurrent or late, finds nothing due.
+ * Charging happens after commit (see collect-invoice), so a crash never leaves a charge without an invoice.
+ */
+export async function closeCycle(
+  db: Db,
+  organizationId: string,
+  at: Date,
+): Promise<CloseCycleResult> {
+  return db.transaction().execute(async (trx) => {
+    const subscription = await lockSubscription(trx, organizationId);
+    if (subscription.current_period_end > at) {
+      return { status: 'not_due', periodEnd: subscription.current_period_end };
+    }
+    const periodStart = subscription.current_period_start;
+    const periodEnd = subscription.current_period_end;
+    const data = await loadCycleData(
+      trx,
+      {
+        organizationId,
+        planId: subscription.plan_id,
+        usageBillingEnabled: subscription.usage_billing_enabled,
+        periodStart,
+        periodEnd,
+      },
+      periodEnd,
+    );
+    const lines = projectedInvoiceLines(data.input);
+    const subtotal = invoiceTotal(lines);
+    const next = nextCycle(seconds(subscription.billing_cycle_anchor), seconds(periodEnd));
+
+    // Partner-billed organizations are invoiced by their partner; free cycles owe nothing.
+    const billsHere = !subscription.billing_via_partner && subtotal > 0;
+    const credit = billsHere
+      ? Math.min(Math.max(subscription.customer_balance_cents, 0), subtotal)
+      : 0;
+    await trx
+      .updateTable('subscriptions')
+      .set({
+        current_period_start: fromSeconds(next.start),
+        current_period_end: fromSeconds(next.end),
+        customer_balance_cents: subscription.customer_balance_cents - credit,
+      })
+      .where('organization_id', '=', organizationId)
+      .execute();
+    if (!billsHere) return { status: 'nothing_to_bill' };
+
+    const amountDue = subtotal - credit;
+    const chargeable = amountDue > 0 && subscription.payment_method_type === 'card';
+    const identity = await billingIdentity(trx, organizationId);
+    const invoiceId = newId('in');
+    await insertInvoice(trx, {
+      id: invoiceId,
+      organizationId,
+      number: invoiceNumber(organizationId, (await countInvoices(trx, organizationId)) + 1),
+      status: amountDue === 0 ? 'paid' : 'open',
+      periodStart,
+      periodEnd,
+      subtotalCents: subtotal,
+      creditAppliedCents: credit,
+      amountDueCents: amountDue,
+      // A card invoice is due for collection at once; the job picks it up even if we crash right after.
+      nextPaymentAttemptAt: chargeable ? at : null,
+      ...identity,
+      planId: subscription.plan_id,
+      finalizedAt: at,
+      lines,
+    });
+    return { status: 'closed', invoiceId, amountDueCents: amountDue, chargeable };
+  });
+}

@@ -1,0 +1,207 @@
+import {
+  COMPUTE_METRICS,
+  QUOTA_METRICS,
+  USAGE_METRIC_DEFINITIONS,
+  computeMetricForSize,
+  isActiveProject,
+  rational,
+  Rationals,
+  type AddonHours,
+  type ComputeHours,
+  type ComputeMetric,
+  type ComputeSizeMetric,
+  type PlanId,
+  type ProjectMetricUsage,
+  type QuotaMetric,
+  type Rational,
+  type UpcomingInvoiceInput,
+} from '@meterline/domain';
+import type { Db } from '../../db/database.ts';
+import { rationalFromDecimal } from '../../db/numeric.ts';
+import { cycleUsage, type CycleUsageRow } from '../../repositories/usage.ts';
+
+export interface CycleSubject {
+  organizationId: string;
+  planId: PlanId;
+  usageBillingEnabled: boolean;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+export interface CycleData {
+  input: UpcomingInvoiceInput;
+  totals: Partial<Record<QuotaMetric, Rational>>;
+  perProject: ProjectMetricUsage[];
+  projectCount: number;
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const COMPUTE = new Set<string>(COMPUTE_METRICS);
+const QUOTA = new Set<string>(QUOTA_METRICS);
+
+/** Everything the engine needs to price a cycle, read from the store as of `asOf`. */
+export async function loadCycleData(db: Db, subject: CycleSubject, asOf: Date): Promise<CycleData> {
+  const { organizationId, periodStart: start, periodEnd: end } = subject;
+  const until = new Date(Math.min(Math.max(asOf.getTime(), start.getTime()), end.getTime()));
+
+  const [projects, resources, addons, usage] = await Promise.all([
+    db
+      .selectFrom('projects')
+      .select(['id', 'ref', 'name', 'status', 'compute_size'])
+      .where('organization_id', '=', organizationId)
+      .orderBy('ref')
+      .execute(),
+    db
+      .selectFrom('project_compute_resources')
+      .select(['project_id', 'kind', 'compute_size', 'started_at', 'ended_at'])
+      .where('organization_id', '=', organizationId)
+      .where('started_at', '<', end)
+      .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', start)]))
+      .execute(),
+    db
+      .selectFrom('project_addons')
+      .select(['project_id', 'addon', 'started_at', 'ended_at'])
+      .where('organization_id', '=', organizationId)
+      .where('started_at', '<', end)
+      .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', start)]))
+      .orderBy('started_at')
+      .execute(),
+    cycleUsage(db, organizationId, start, end),
+  ]);
+  const refOf = new Map(projects.map((project) => [project.id, project.ref]));
+  const nameOf = new Map(projects.map((project) => [project.id, project.name]));
+  const billsCompute = subject.planId !== 'free';
+
+  // What is running now, and would keep running to the end of the cycle.
+  const running = new Set<string>();
+  for (const project of projects) {
+    if (billsCompute && isActiveProject(project.status)) {
+      running.add(key(project.id, 'primary', computeMetricForSize(project.compute_size)));
+    }
+  }
+  for (const resource of resources) {
+    if (!billsCompute || (resource.ended_at && resource.ended_at <= until)) continue;
+    const metric: ComputeMetric =
+      resource.kind === 'branch'
+        ? 'COMPUTE_HOURS_BRANCH'
+        : computeMetricForSize(resource.compute_size);
+    running.add(key(resource.project_id, resource.kind, metric));
+  }
+
+  const compute = new Map<string, ComputeHours>();
+  const addHours = (
+    projectId: string,
+    resource: string,
+    metric: ComputeMetric,
+    hours: Rational,
+  ) => {
+    const ref = refOf.get(projectId);
+    if (!ref || !billsCompute) return;
+    const k = key(projectId, resource, metric);
+    const isRunning = running.has(k);
+    const entry: ComputeHours =
+      resource === 'branch'
+        ? { projectRef: ref, kind: 'branch', hours, running: isRunning }
+        : {
+            projectRef: ref,
+            kind: resource === 'read_replica' ? 'read_replica' : 'primary',
+            metric: metric as ComputeSizeMetric,
+            hours,
+            running: isRunning,
+          };
+    compute.set(k, entry);
+  };
+  const usageRows: CycleUsageRow[] = [];
+  for (const row of usage) {
+    if (COMPUTE.has(row.metric)) {
+      addHours(
+        row.project_id,
+        row.resource,
+        row.metric as ComputeMetric,
+        rationalFromDecimal(row.usage_sum),
+      );
+    } else if (QUOTA.has(row.metric)) {
+      usageRows.push(row);
+    }
+  }
+  for (const k of running) {
+    if (compute.has(k)) continue;
+    const [projectId = '', resource = '', metric = ''] = k.split('|');
+    addHours(projectId, resource, metric as ComputeMetric, rational(0));
+  }
+
+  const addonHours: AddonHours[] = [];
+  for (const addon of addons) {
+    const ref = refOf.get(addon.project_id);
+    if (!ref) continue;
+    const from = Math.max(seconds(addon.started_at), seconds(start));
+    const to = Math.min(addon.ended_at ? seconds(addon.ended_at) : Infinity, seconds(until));
+    addonHours.push({
+      projectRef: ref,
+      addon: addon.addon,
+      hours: rational(Math.max(0, to - from), 3600),
+      running: !addon.ended_at || addon.ended_at > until,
+    });
+  }
+
+  const perProjectValues = new Map<string, Rational>();
+  for (const row of usageRows) {
+    const metric = row.metric as QuotaMetric;
+    const value = aggregate(metric, row);
+    const k = `${row.project_id}|${metric}`;
+    perProjectValues.set(k, Rationals.add(perProjectValues.get(k) ?? rational(0), value));
+  }
+  const totals: Partial<Record<QuotaMetric, Rational>> = {};
+  const perProject: ProjectMetricUsage[] = [];
+  for (const [k, value] of perProjectValues) {
+    const [projectId = '', metric = ''] = k.split('|');
+    const quotaMetric = metric as QuotaMetric;
+    totals[quotaMetric] = Rationals.add(totals[quotaMetric] ?? rational(0), value);
+    perProject.push({
+      ref: refOf.get(projectId) ?? projectId,
+      name: nameOf.get(projectId) ?? projectId,
+      metric: quotaMetric,
+      usage: value,
+    });
+  }
+
+  return {
+    input: {
+      planId: subject.planId,
+      usageBillingEnabled: subject.usageBillingEnabled,
+      period: { start: seconds(start), end: seconds(end) },
+      asOf: seconds(until),
+      projects: projects.map((project) => ({ ref: project.ref, name: project.name })),
+      compute: [...compute.values()],
+      addons: addonHours,
+      usage: totals,
+      usageByProject: perProject.map((entry) => ({
+        projectRef: entry.ref,
+        metric: entry.metric,
+        usage: entry.usage,
+      })),
+    },
+    totals,
+    perProject,
+    projectCount: projects.length,
+  };
+}
+
+function key(projectId: string, resource: string, metric: string): string {
+  return `${projectId}|${resource}|${metric}`;
+}
+
+/** A project's cycle value of a metric, by the metric's aggregation. */
+function aggregate(metric: QuotaMetric, row: CycleUsageRow): Rational {
+  const definition = USAGE_METRIC_DEFINITIONS[metric as keyof typeof USAGE_METRIC_DEFINITIONS];
+  switch (definition?.aggregation) {
+    case 'average':
+      return row.samples > 0
+        ? Rationals.divide(rationalFromDecimal(row.usage_sum), rational(row.samples))
+        : rational(0);
+    case 'max':
+      return rationalFromDecimal(row.usage_max);
+    default:
+      return rationalFromDecimal(row.usage_sum);
+  }
+}

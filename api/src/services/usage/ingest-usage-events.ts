@@ -1,0 +1,40 @@
+import type { UsageEvent, UsageEventsResult } from '@meterline/domain';
+import type { Db } from '../../db/database.ts';
+import { HttpError } from '../../plugins/errors.ts';
+import { insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
+
+/** Stores a batch of usage events; a batch naming an unknown project is refused whole. */
+export async function ingestUsageEvents(
+  db: Db,
+  events: readonly UsageEvent[],
+): Promise<UsageEventsResult> {
+  const projects = await projectsByRef(db, [...new Set(events.map((event) => event.project_ref))]);
+  const unknown = events.find((event) => !projects.has(event.project_ref));
+  if (unknown) throw new HttpError(400, `events: unknown project ref ${unknown.project_ref}`);
+  // Within one batch the first of two events with the same id wins, as it would across batches.
+  const seen = new Set<string>();
+  const unique = events.filter((event) => !seen.has(event.id) && seen.add(event.id));
+  const accepted = await insertUsageEvents(
+    db,
+    unique.map((event) => {
+      const project = projects.get(event.project_ref);
+      if (!project) throw new HttpError(400, `events: unknown project ref ${event.project_ref}`);
+      return {
+        eventId: event.id,
+        organizationId: project.organizationId,
+        projectId: project.id,
+        metric: event.metric,
+        resource: computeResource(event),
+        usage: String(event.usage),
+        occurredAt: new Date(event.timestamp * 1000),
+      };
+    }),
+  );
+  return { accepted, duplicates: events.length - accepted };
+}
+
+function computeResource(event: UsageEvent): string {
+  if (event.metric === 'COMPUTE_HOURS_BRANCH') return 'branch';
+  if (event.metric.startsWith('COMPUTE_HOURS')) return event.resource ?? 'primary';
+  return '';
+}

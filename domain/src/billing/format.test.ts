@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { billingMetricName, formatAverageHours, formatGigabytes, formatUsage } from './format.ts';
+
+describe('usage display', () => {
+  it('shows sizes in GB with two decimals', () => {
+    expect(formatGigabytes(0)).toBe('0.00');
+    expect(formatGigabytes(1)).toBe('<0.01');
+    expect(formatGigabytes(9_999_999)).toBe('<0.01');
+    expect(formatGigabytes(10_000_000)).toBe('0.01');
+    expect(formatGigabytes(1_234_567_890_123)).toBe('1,234.57');
+    expect(formatUsage('EGRESS', 5e9)).toBe('5.00 GB');
+  });
+
+  it('shows hours and counts', () => {
+    expect(formatAverageHours(12.5)).toBe('(avg 12.5 hours)');
+    expect(formatAverageHours(720)).toBe('(avg 720 hours)');
+    expect(formatUsage('COMPUTE_HOURS_XS', 360)).toBe('360 hours');
+    expect(formatUsage('CUSTOM_DOMAIN', 1.256)).toBe('1.26 hours');
+    expect(formatUsage('MONTHLY_ACTIVE_USERS', 120_000)).toBe('120,000');
+  });
+
+  it('names compute metrics by size', () => {
+    expect(billingMetricName('COMPUTE_HOURS_XS')).toBe('Micro');
+    expect(billingMetricName('COMPUTE_HOURS_16XL')).toBe('16XL');
+    expect(billingMetricName('COMPUTE_HOURS_BRANCH')).toBe('Branching');
+    expect(billingMetricName('EGRESS')).toBe('Egress');
+  });
+});

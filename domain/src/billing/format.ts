@@ -1,0 +1,38 @@
+import type { BillingMetric } from './metrics.ts';
+import { USAGE_METRIC_DEFINITIONS } from './metrics.ts';
+import { COMPUTE_DEFINITIONS, isComputeMetric } from './compute.ts';
+
+const twoDecimals = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const upToTwoDecimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** Bytes as GB with two decimals (1 GB = 1e9 bytes); "<0.01" for a size above zero that rounds away. */
+export function formatGigabytes(bytes: number): string {
+  const gigabytes = bytes / 1e9;
+  if (gigabytes > 0 && gigabytes < 0.01) return '<0.01';
+  return twoDecimals.format(gigabytes);
+}
+
+/** "(avg 12.5 hours)": the average hours shown beside an hours metric. */
+export function formatAverageHours(hours: number): string {
+  return `(avg ${upToTwoDecimals.format(hours)} hours)`;
+}
+
+/** "Micro", "Small", ... for compute metrics; the catalogue's name for the others. */
+export function billingMetricName(metric: BillingMetric): string {
+  return isComputeMetric(metric)
+    ? COMPUTE_DEFINITIONS[metric].name
+    : USAGE_METRIC_DEFINITIONS[metric].name;
+}
+
+/** A usage value in its display unit: GB for sizes, plain counts otherwise. */
+export function formatUsage(metric: BillingMetric, usage: number): string {
+  if (!isComputeMetric(metric) && USAGE_METRIC_DEFINITIONS[metric].unit === 'bytes') {
+    return `${formatGigabytes(usage)} GB`;
+  }
+  const unit =
+    isComputeMetric(metric) || USAGE_METRIC_DEFINITIONS[metric].unit === 'hours' ? ' hours' : '';
+  return `${upToTwoDecimals.format(usage)}${unit}`;
+}

@@ -1,0 +1,195 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as Q from '../money/rational.ts';
+import { roundHalfUp } from '../money/round.ts';
+import { PLAN_IDS } from '../organization/plans.ts';
+import { ADDON_METRICS } from './addons.ts';
+import { BILLING_PLANS } from './billing-plans.ts';
+import { COMPUTE_DEFINITIONS, COMPUTE_SIZE_METRICS, type ComputeMetric } from './compute.ts';
+import type { ComputeHours, UpcomingInvoiceInput } from './invoice-input.ts';
+import { QUOTA_DEFINITIONS, QUOTA_METRICS } from './quotas.ts';
+import { priceRational } from './unit-price.ts';
+import {
+  accruedInvoiceLines,
+  computeUpcomingInvoice,
+  projectedInvoiceLines,
+} from './upcoming-invoice.ts';
+
+const DAY = 86_400;
+const REFS = ['p1', 'p2', 'p3', 'p4'] as const;
+/** Hours with up to two decimals, as a number a caller would pass. */
+const hours = fc.integer({ min: 0, max: 80_000 }).map((h) => h / 100);
+
+const computeEntry: fc.Arbitrary<ComputeHours> = fc.oneof(
+  fc.record({
+    projectRef: fc.constantFrom(...REFS),
+    kind: fc.constantFrom('primary' as const, 'read_replica' as const),
+    metric: fc.constantFrom(...COMPUTE_SIZE_METRICS),
+    hours,
+    running: fc.boolean(),
+  }),
+  fc.record({
+    projectRef: fc.constantFrom(...REFS),
+    kind: fc.constant('branch' as const),
+    hours,
+    running: fc.boolean(),
+  }),
+);
+
+const input: fc.Arbitrary<UpcomingInvoiceInput> = fc
+  .record({
+    planId: fc.constantFrom(...PLAN_IDS),
+    usageBillingEnabled: fc.boolean(),
+    start: fc.integer({ min: 1_700_000_000, max: 1_900_000_000 }),
+    days: fc.integer({ min: 1, max: 31 }),
+    at: fc.double({ min: -0.1, max: 1.1, noNaN: true }),
+    projects: fc.subarray([...REFS]),
+    compute: fc.array(computeEntry, { maxLength: 8 }),
+    addons: fc.array(
+      fc.record({
+        projectRef: fc.constantFrom(...REFS),
+        addon: fc.constantFrom(...ADDON_METRICS),
+        hours,
+        running: fc.boolean(),
+      }),
+      { maxLength: 6 },
+    ),
+    usage: fc.dictionary(fc.constantFrom(...QUOTA_METRICS), fc.nat({ max: 2e12 }), { maxKeys: 6 }),
+  })
+  .map((r) => ({
+    planId: r.planId,
+    usageBillingEnabled: r.usageBillingEnabled,
+    period: { start: r.start, end: r.start + r.days * DAY },
+    asOf: r.start + Math.round(r.at * r.days * DAY),
+    projects: r.projects.map((ref) => ({ ref, name: `Project ${ref}` })),
+    compute: r.compute,
+    addons: r.addons,
+    usage: r.usage,
+  }));
+
+const sum = (amounts: number[]) => amounts.reduce((a, b) => a + b, 0);
+
+describe('upcoming invoice properties', () => {
+  it('totals are the exact sums of the lines, every amount in whole cents', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        const invoice = computeUpcomingInvoice(i);
+        expect(invoice.amount_total).toBe(sum(invoice.lines.map((l) => l.amount)));
+        expect(invoice.amount_projected).toBe(sum(projectedInvoiceLines(i).map((l) => l.amount)));
+        for (const line of invoice.lines) {
+          expect(Number.isSafeInteger(line.amount)).toBe(true);
+          expect(line.amount_before_discount).toBe(line.amount);
+        }
+      }),
+    );
+  });
+
+  it('splits every line into a breakdown that adds up to it', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        for (const line of [...accruedInvoiceLines(i), ...projectedInvoiceLines(i)]) {
+          if (line.breakdown.length > 0)
+            expect(sum(line.breakdown.map((b) => b.amount))).toBe(line.amount);
+        }
+      }),
+    );
+  });
+
+  it('rounds once, at the line: each compute and overage line is the rounded exact amount', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        const lines = accruedInvoiceLines(i);
+        for (const line of lines.filter((l) => l.usage_metric?.startsWith('COMPUTE_HOURS'))) {
+          const kind = line.metadata.is_branch
+            ? 'branch'
+            : line.metadata.is_read_replica
+              ? 'read_replica'
+              : 'primary';
+          const entries = i.compute.filter(
+            (c) =>
+              c.kind === kind &&
+              (kind === 'branch' || (c.kind !== 'branch' && c.metric === line.usage_metric)),
+          );
+          const metric = line.usage_metric as ComputeMetric;
+          const price = priceRational(COMPUTE_DEFINITIONS[metric].hourlyPrice);
+          const exact = Q.multiply(
+            Q.sum(entries.map((c) => Q.rationalFromNumber(c.hours as number))),
+            price,
+          );
+          expect(line.amount).toBe(roundHalfUp(exact));
+        }
+        for (const metric of QUOTA_METRICS) {
+          const quota = QUOTA_DEFINITIONS[metric].paid;
+          const line = lines.find((l) => l.usage_metric === metric);
+          if (!line || quota?.scope !== 'organization') continue;
+          const over = Q.subtract(
+            Q.rationalFromNumber(i.usage[metric] as number),
+            Q.rationalFromNumber(quota.included),
+          );
+          expect(line.amount).toBe(
+            roundHalfUp(Q.multiply(over, priceRational(QUOTA_DEFINITIONS[metric].price))),
+          );
+        }
+      }),
+    );
+  });
+
+  it('never gives compute credits beyond the compute billed or the plan credits', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        for (const lines of [accruedInvoiceLines(i), projectedInvoiceLines(i)]) {
+          const compute = sum(
+            lines.filter((l) => l.usage_metric?.startsWith('COMPUTE_HOURS')).map((l) => l.amount),
+          );
+          const credits = lines.find((l) => l.description === 'Compute Credits')?.amount ?? 0;
+          expect(credits).toBeLessThanOrEqual(0);
+          expect(-credits).toBeLessThanOrEqual(compute);
+          expect(-credits).toBeLessThanOrEqual(BILLING_PLANS[i.planId].computeCreditsCents ?? 0);
+          if (i.planId === 'free') expect(compute).toBe(0);
+        }
+      }),
+    );
+  });
+
+  it('projects no less than what has accrued', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        const invoice = computeUpcomingInvoice(i);
+        expect(invoice.amount_projected).toBeGreaterThanOrEqual(invoice.amount_total);
+      }),
+    );
+  });
+
+  it('finalizes at the cycle end exactly what it projected', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        const atEnd = { ...i, asOf: i.period.end };
+        const invoice = computeUpcomingInvoice(atEnd);
+        expect(invoice.amount_projected).toBe(invoice.amount_total);
+        expect(projectedInvoiceLines(atEnd)).toEqual(accruedInvoiceLines(atEnd));
+      }),
+    );
+  });
+
+  it('agrees with the projection when the running resources are carried to the end by hand', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        const asOf = Math.min(i.period.end, Math.max(i.period.start, i.asOf));
+        const remaining = Q.rational(i.period.end - asOf, 3600);
+        const carried = <T extends { hours: number | Q.Rational; running: boolean }>(e: T): T => {
+          const h = typeof e.hours === 'number' ? Q.rationalFromNumber(e.hours) : e.hours;
+          return { ...e, hours: e.running ? Q.add(h, remaining) : h };
+        };
+        // Only entries with no usage, so extrapolation plays no part here.
+        const noUsage = { ...i, usage: {} };
+        const byHand = {
+          ...noUsage,
+          asOf: i.period.end,
+          compute: i.compute.map(carried),
+          addons: i.addons.map(carried),
+        };
+        expect(projectedInvoiceLines(noUsage)).toEqual(accruedInvoiceLines(byHand));
+      }),
+    );
+  });
+});

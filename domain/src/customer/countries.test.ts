@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { COUNTRIES, countryName, isKnownCountry } from './countries.ts';
+
+describe('COUNTRIES', () => {
+  it('lists every ISO 3166-1 country once, by code and English name', () => {
+    expect(COUNTRIES.length).toBeGreaterThanOrEqual(249);
+    expect(new Set(COUNTRIES.map((c) => c.code)).size).toBe(COUNTRIES.length);
+    for (const country of COUNTRIES) expect(country.code).toMatch(/^[A-Z]{2}$/);
+    expect(COUNTRIES).toContainEqual({ code: 'IE', name: 'Ireland' });
+    expect(COUNTRIES).toContainEqual({ code: 'DE', name: 'Germany' });
+  });
+
+  it('is sorted by name', () => {
+    const names = COUNTRIES.map((c) => c.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+    expect(names[0]).toBe('Afghanistan');
+  });
+});
+
+describe('isKnownCountry and countryName', () => {
+  it('know ISO codes and nothing else', () => {
+    expect(isKnownCountry('IE')).toBe(true);
+    expect(isKnownCountry('ZZ')).toBe(false);
+    expect(isKnownCountry('')).toBe(false);
+    expect(isKnownCountry('IRL')).toBe(false);
+  });
+
+  it('name a country by its code, in any case', () => {
+    expect(countryName('ie')).toBe('Ireland');
+    expect(countryName('ZZ')).toBeUndefined();
+  });
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { billingMetricSchema } from '../billing/metrics.ts';
+import { projectRefSchema } from './common.ts';
+
+export const MAX_USAGE_EVENTS_PER_BATCH = 10_000;
+
+export const COMPUTE_RESOURCE_KINDS = ['primary', 'read_replica', 'branch'] as const;
+
+export const usageEventSchema = z
+  .object({
+    /** The reporter's id for the event; a repeat of the same id is ignored. */
+    id: z.string().min(1).max(200),
+    project_ref: projectRefSchema,
+    metric: billingMetricSchema,
+    usage: z.number().finite().nonnegative(),
+    /** When the usage happened, unix seconds. */
+    timestamp: z.number().int().min(0),
+    /** For compute metrics: which of the project's databases ran. */
+    resource: z.enum(COMPUTE_RESOURCE_KINDS).optional(),
+  })
+  .strict();
+export type UsageEvent = z.infer<typeof usageEventSchema>;
+
+export const usageEventsBatchSchema = z
+  .object({ events: z.array(usageEventSchema).min(1).max(MAX_USAGE_EVENTS_PER_BATCH) })
+  .meta({ id: 'UsageEventsBatch' });
+export type UsageEventsBatch = z.infer<typeof usageEventsBatchSchema>;
+
+export const usageEventsResultSchema = z
+  .object({ accepted: z.number().int(), duplicates: z.number().int() })
+  .meta({ id: 'UsageEventsResult' });
+export type UsageEventsResult = z.infer<typeof usageEventsResultSchema>;

@@ -1,0 +1,86 @@
+import type { ComponentType } from 'react';
+import { parseBillingSource, visibleBillingSections, type BillingSection } from '@meterline/domain';
+import { ArrowLeft, Receipt } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import { useOrganizationRole, useProfile } from '../../app/profile-context';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { Button } from '../../components/ui/button';
+import { useOrganization } from '../organization/use-organization';
+import { AddressSection } from './address/address-section';
+import { BillingPageNav } from './billing-page-nav';
+import type { BillingSectionProps } from './billing-section';
+import { CostControlSection } from './cost-control/cost-control-section';
+import { CreditsBalanceSection } from './credits-balance/credits-balance-section';
+import { EmailSection } from './email/email-section';
+import { InvoicesSection } from './invoices/invoices-section';
+import { PaymentMethodsSection } from './payment-methods/payment-methods-section';
+import { SubscriptionSection } from './subscription/subscription-section';
+import { UpcomingInvoiceSection } from './upcoming-invoice/upcoming-invoice-section';
+import { useBillingPanel } from './use-billing-panel';
+import { useBillingScroll, useTrackBillingView } from './use-billing-page-effects';
+
+const SECTION_COMPONENTS: Record<BillingSection, ComponentType<BillingSectionProps>> = {
+  subscription: SubscriptionSection,
+  'cost-control': CostControlSection,
+  breakdown: UpcomingInvoiceSection,
+  invoices: InvoicesSection,
+  'payment-methods': PaymentMethodsSection,
+  'credits-balance': CreditsBalanceSection,
+  email: EmailSection,
+  address: AddressSection,
+};
+
+/** /org/:slug/billing: the sections the domain says this organization shows, in its order. */
+export function BillingPage() {
+  const organization = useOrganization();
+  const profile = useProfile();
+  const role = useOrganizationRole(organization.slug);
+  const [params] = useSearchParams();
+  const { panel } = useBillingPanel();
+  const source = parseBillingSource(params.get('source'));
+
+  useTrackBillingView(organization.slug, source);
+  useBillingScroll(panel);
+
+  const sections = visibleBillingSections({
+    disabledFeatures: profile.disabled_features,
+    planId: organization.plan.id,
+    billedViaPartner: organization.billing_via_partner,
+  });
+
+  return (
+    <>
+      <title>{`Billing · ${organization.name} · Meterline`}</title>
+      <PageHeader
+        title="Billing"
+        description={`Subscription, invoices and billing details for ${organization.name}.`}
+      />
+      {sections.length === 0 ? (
+        <EmptyState
+          icon={Receipt}
+          title="Billing isn't available for this organization"
+          description="There is nothing to manage here right now."
+          action={
+            <Button asChild>
+              <Link to={`/org/${encodeURIComponent(organization.slug)}`}>
+                <ArrowLeft aria-hidden />
+                Back to {organization.name}
+              </Link>
+            </Button>
+          }
+        />
+      ) : (
+        <div className="lg:grid lg:grid-cols-[minmax(0,1fr)_11rem] lg:gap-10">
+          <div className="space-y-5">
+            {sections.map((section) => {
+              const Section = SECTION_COMPONENTS[section];
+              return <Section key={section} organization={organization} role={role} />;
+            })}
+          </div>
+          <BillingPageNav sections={sections} />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { Building2 } from 'lucide-react';
+import { EmptyState } from '../../components/empty-state';
+import { AppHeader } from '../../layout/app-header';
+
+/** A signed-in user who belongs to no organization has nothing to open. */
+export function NoOrganizations() {
+  return (
+    <>
+      <AppHeader userMenu />
+      <main className="mx-auto w-full max-w-2xl flex-1 px-4 py-16 sm:px-6">
+        <title>Meterline</title>
+        <EmptyState
+          icon={Building2}
+          title="You're not a member of any organization"
+          description="Ask an owner or administrator of your organization to invite you, then sign in again."
+        />
+      </main>
+    </>
+  );
+}
