@@ -14,6 +14,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** Keeps every table in this schema of DATABASE_URL's database (isolation for tests and side-by-side installs). */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lowercase SQL identifier')
+    .optional(),
   DISABLE_PROJECT_CREATION_AND_UPDATES: booleanFlag,
   DISABLED_FEATURES: z
     .string()

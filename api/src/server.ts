@@ -32,13 +32,14 @@ export async function prepare(
 ): Promise<{ app: FastifyInstance; database: DatabaseHandle; gateway: PaymentGateway }> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
+  const schema = options.schema ?? config.DATABASE_SCHEMA;
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: options.inMemory ? undefined : config.DATA_DIR,
-    schema: options.schema,
+    schema,
   });
   try {
-    await migrateToLatest(database.db, options.schema);
+    await migrateToLatest(database.db, schema);
     if (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db))) {
       await seedDemoWorld(database.db, clock);
     }

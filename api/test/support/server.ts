@@ -12,6 +12,9 @@ export function testDatabases(): TestDatabase[] {
 }
 
 export interface TestServer extends RunningServer {
+  /** The PostgreSQL schema the server lives in, when on a PostgreSQL server. */
+  schema: string | undefined;
+  databaseUrl: string | undefined;
   client(): TestClient;
   signIn(email: string, password?: string): Promise<TestClient>;
 }
@@ -33,6 +36,8 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     WEB_DIST: '/nonexistent',
+    // Tests drive the billing job themselves, with their own clock.
+    BILLING_JOB_INTERVAL_SECONDS: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });
@@ -44,6 +49,8 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   });
   return {
     ...server,
+    schema,
+    databaseUrl,
     client: () => new TestClient(server.url),
     async signIn(email, password = 'billing-demo-2026') {
       const client = new TestClient(server.url);
@@ -127,6 +134,17 @@ export class TestClient {
     const parsed =
       type.includes('application/json') && text ? (JSON.parse(text) as T) : (text as T);
     return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  /** A binary answer (a PDF), with the session cookie. */
+  async bytes(path: string): Promise<{ status: number; type: string; body: Uint8Array }> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await fetch(this.baseUrl + path, { headers: cookie ? { cookie } : {} });
+    return {
+      status: response.status,
+      type: response.headers.get('content-type') ?? '',
+      body: new Uint8Array(await response.arrayBuffer()),
+    };
   }
 
   cookie(name: string): string | undefined {

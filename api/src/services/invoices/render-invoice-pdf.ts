@@ -1,4 +1,5 @@
 import {
+  countryName,
   formatCents,
   formatInvoiceDate,
   invoiceStatusLabel,
@@ -58,7 +59,7 @@ export function renderInvoicePdf(
     doc.text(address.line1);
     if (address.line2) doc.text(address.line2);
     doc.text([address.postal_code, address.city, address.state].filter(Boolean).join(' '));
-    doc.text(address.country);
+    doc.text(countryName(address.country) ?? address.country);
   }
   if (invoice.tax_id) doc.text(`Tax ID: ${invoice.tax_id.value}`);
   if (invoice.billing_email) doc.fillColor(MUTED).text(invoice.billing_email);

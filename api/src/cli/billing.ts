@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { usageEventsBatchSchema } from '@meterline/domain';
+import { systemClock, type Clock } from '../clock.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
+import { voidInvoice } from '../services/billing/void-invoice.ts';
+import { createPaymentGateway } from '../services/payments/create-gateway.ts';
+import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
+
+const USAGE = `Operator commands of the billing engine.
+
+  npm run billing -- close-cycle --org <slug> [--at <time>]   close the organization's ended cycles at <time>
+  npm run billing -- run [--at <time>]                        one pass of the billing job for everyone
+  npm run billing -- void-invoice --invoice <id> [--at <time>]  forgive an open invoice
+  npm run billing -- ingest --file <events.json>              ingest a batch of usage events ({"events": [...]})
+
+<time> is an ISO date or date-time in UTC (2026-12-01 or 2026-12-01T00:00:00Z); it defaults to now.
+The store is the one of DATABASE_URL or DATA_DIR, as for npm start.`;
+
+function parseTime(value: string | undefined): Date {
+  if (!value) return systemClock.now();
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--at: "${value}" is not a date`);
+  return date;
+}
+
+class UsageError extends Error {}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      org: { type: 'string' },
+      at: { type: 'string' },
+      invoice: { type: 'string' },
+      file: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  const command = positionals[0];
+  if (values.help || !command) {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    schema: config.DATABASE_SCHEMA,
+  });
+  try {
+    await migrateToLatest(database.db, config.DATABASE_SCHEMA);
+    const at = parseTime(values.at);
+    const clock: Clock = { now: () => at };
+    const gateway = createPaymentGateway(database.db, clock);
+    switch (command) {
+      case 'close-cycle': {
+        if (!values.org) throw new UsageError('close-cycle needs --org <slug>');
+        const org = await database.db
+          .selectFrom('organizations')
+          .select('id')
+          .where('slug', '=', values.org)
+          .executeTakeFirst();
+        if (!org) throw new UsageError(`No organization ${values.org}`);
+        const report = await runBillingJobs(database.db, gateway, at, org.id);
+        console.log(JSON.stringify({ command, org: values.org, at: at.toISOString(), ...report }));
+        break;
+      }
+      case 'run': {
+        const report = await runBillingJobs(database.db, gateway, at);
+        console.log(JSON.stringify({ command, at: at.toISOString(), ...report }));
+        break;
+      }
+      case 'void-invoice': {
+        if (!values.invoice) throw new UsageError('void-invoice needs --invoice <id>');
+        const result = await voidInvoice(database.db, values.invoice, at);
+        console.log(JSON.stringify({ command, invoice: values.invoice, ...result }));
+        if (result.status === 'refused') process.exitCode = 1;
+        break;
+      }
+      case 'ingest': {
+        if (!values.file) throw new UsageError('ingest needs --file <events.json>');
+        const batch = usageEventsBatchSchema.safeParse(
+          JSON.parse(readFileSync(values.file, 'utf8')),
+        );
+        if (!batch.success) {
+          throw new UsageError(
+            `${values.file}: ${batch.error.issues[0]?.message ?? 'invalid batch'}`,
+          );
+        }
+        const result = await ingestUsageEvents(database.db, batch.data.events);
+        console.log(JSON.stringify({ command, ...result }));
+        break;
+      }
+      default:
+        throw new UsageError(`Unknown command ${command}\n\n${USAGE}`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof HttpError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}
