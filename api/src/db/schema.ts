@@ -140,6 +140,7 @@ export interface InvoicesTable {
   id: string;
   organization_id: string;
   number: string;
+  sequence: number;
   status: InvoiceStatus;
   period_start: Timestamp;
   period_end: Timestamp;

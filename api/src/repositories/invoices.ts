@@ -9,6 +9,7 @@ export interface NewInvoice {
   id: string;
   organizationId: string;
   number: string;
+  sequence: number;
   status: InvoiceStatus;
   periodStart: Date;
   periodEnd: Date;
@@ -32,6 +33,7 @@ export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<void> 
       id: invoice.id,
       organization_id: invoice.organizationId,
       number: invoice.number,
+      sequence: invoice.sequence,
       status: invoice.status,
       period_start: invoice.periodStart,
       period_end: invoice.periodEnd,
@@ -70,10 +72,11 @@ export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<void> 
     .execute();
 }
 
+/** Invoices are numbered 1…n per organization and never deleted, so the count is the highest number. */
 export async function countInvoices(db: Db, organizationId: string): Promise<number> {
   const row = await db
     .selectFrom('invoices')
-    .select(sql<number>`count(*)::int`.as('count'))
+    .select(sql<number>`coalesce(max(sequence), 0)::int`.as('count'))
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
   return row?.count ?? 0;
@@ -124,22 +127,27 @@ function toInvoice(row: Omit<InvoiceRow, 'plan_id'>, slug: string): Invoice {
   };
 }
 
-/** Newest first; ties broken by id so that pages never skip or repeat an invoice. */
+/**
+ * Newest first. The page is a range of the per-organization sequence, so any page costs one index range
+ * read however deep it is, and pages never skip or repeat an invoice.
+ */
 export async function listInvoices(
   db: Db,
   organizationId: string,
   slug: string,
   offset: number,
   limit: number,
+  total: number,
 ): Promise<Invoice[]> {
+  const newest = total - offset;
+  if (newest <= 0) return [];
   const rows = await db
     .selectFrom('invoices')
     .select(LIST_COLUMNS)
     .where('organization_id', '=', organizationId)
-    .orderBy('period_end', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit)
+    .where('sequence', '<=', newest)
+    .where('sequence', '>', newest - limit)
+    .orderBy('sequence', 'desc')
     .execute();
   return rows.map((row) => toInvoice(row, slug));
 }

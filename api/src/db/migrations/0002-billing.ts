@@ -71,6 +71,8 @@ const statements = [
     id text PRIMARY KEY,
     organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
     number text NOT NULL UNIQUE,
+    -- 1, 2, 3… per organization in the order cycles close: pages are ranges of it, whatever their depth.
+    sequence integer NOT NULL CHECK (sequence > 0),
     status text NOT NULL CHECK (status IN ('draft', 'open', 'paid', 'void', 'uncollectible')),
     period_start timestamptz NOT NULL,
     period_end timestamptz NOT NULL,
@@ -92,9 +94,9 @@ const statements = [
     created_at timestamptz NOT NULL DEFAULT now(),
     CHECK (subtotal_cents - credit_applied_cents = amount_due_cents),
     -- A cycle is billed once, whatever runs twice.
-    UNIQUE (organization_id, period_start)
+    UNIQUE (organization_id, period_start),
+    UNIQUE (organization_id, sequence)
   )`,
-  `CREATE INDEX invoices_org_order_idx ON invoices(organization_id, period_end DESC, id DESC)`,
   `CREATE INDEX invoices_retry_idx ON invoices(next_payment_attempt_at) WHERE status = 'open'`,
   `CREATE TABLE invoice_lines (
     invoice_id text NOT NULL REFERENCES invoices(id) ON DELETE CASCADE,

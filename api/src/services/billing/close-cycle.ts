@@ -68,10 +68,12 @@ export async function closeCycle(
     const chargeable = amountDue > 0 && subscription.payment_method_type === 'card';
     const identity = await billingIdentity(trx, organizationId);
     const invoiceId = newId('in');
+    const sequence = (await countInvoices(trx, organizationId)) + 1;
     await insertInvoice(trx, {
       id: invoiceId,
       organizationId,
-      number: invoiceNumber(organizationId, (await countInvoices(trx, organizationId)) + 1),
+      number: invoiceNumber(organizationId, sequence),
+      sequence,
       status: amountDue === 0 ? 'paid' : 'open',
       periodStart,
       periodEnd,

@@ -1,0 +1,234 @@
+/**
+ * npm run bench: a large organization (50 projects, 30 days of hourly usage, 100,000 past invoices) on the
+ * real server in its own process, then the latency of the upcoming invoice and of an invoice page under
+ * concurrent load, and the ingestion rate of usage events through the operator endpoint.
+ *
+ * BENCH_DATABASE_URL runs it against a PostgreSQL server instead of the embedded database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { migrateToLatest, openDatabase } from '../src/db/database.ts';
+import { seedDemoWorld } from '../src/seed/demo-world.ts';
+import { systemClock } from '../src/clock.ts';
+
+const PROJECTS = 50;
+const DAYS = 30;
+const INVOICES = 100_000;
+const CONCURRENCY = 8;
+const REQUESTS = 2_000;
+const BATCH = 5_000;
+const KEY = 'bench-metering-key-0123456789';
+const TARGETS = { upcomingP99: 25, invoicePageP99: 10, ingestionPerSecond: 50_000 };
+
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const schema = databaseUrl ? `bench_${Date.now()}` : undefined;
+const dataDir = mkdtempSync(join(tmpdir(), 'meterline-bench-'));
+const port = 18_000 + Math.floor(Math.random() * 1000);
+const base = `http://127.0.0.1:${port}`;
+
+async function prepareStore(): Promise<void> {
+  const database = await openDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : dataDir, schema });
+  await migrateToLatest(database.db, schema);
+  await seedDemoWorld(database.db, systemClock);
+  const db = database.db;
+  const owner = await db.selectFrom('users').select('id').where('email', '=', 'owner@example.com').executeTakeFirstOrThrow();
+  const now = Date.now();
+  const start = new Date(Math.floor(now / 86_400_000 - DAYS + 1) * 86_400_000);
+  const org = await db
+    .insertInto('organizations')
+    .values({ slug: 'bench-co', name: 'Bench Co', managed_by: 'platform', billing_email: 'billing@bench.example.com' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('memberships').values({ organization_id: org.id, user_id: owner.id, role: 'owner' }).execute();
+  await db
+    .insertInto('subscriptions')
+    .values({
+      organization_id: org.id,
+      plan_id: 'pro',
+      usage_billing_enabled: true,
+      billing_via_partner: false,
+      payment_method_type: 'card',
+      billing_cycle_anchor: start,
+      current_period_start: start,
+      current_period_end: new Date(start.getTime() + 31 * 86_400_000),
+    })
+    .execute();
+  const sizes = ['micro', 'small', 'medium', 'large'] as const;
+  await db
+    .insertInto('projects')
+    .values(
+      Array.from({ length: PROJECTS }, (_, index) => ({
+        organization_id: org.id,
+        ref: `benchco${index + 1}`,
+        name: `Bench Project ${index + 1}`,
+        status: 'ACTIVE_HEALTHY' as const,
+        compute_size: sizes[index % sizes.length] ?? 'micro',
+      })),
+    )
+    .execute();
+  // 100,000 past invoices, one an hour going back (any length will do); the page query must not care how many there are.
+  await sql`
+    INSERT INTO invoices (id, organization_id, number, sequence, status, period_start, period_end, subtotal_cents,
+      credit_applied_cents, amount_due_cents, amount_paid_cents, plan_id, finalized_at, paid_at)
+    SELECT 'in_bench' || n, ${org.id}::uuid, 'BENCH-' || lpad(n::text, 6, '0'), ${INVOICES} + 1 - n, 'paid',
+      ${start.toISOString()}::timestamptz - (n || ' hours')::interval,
+      ${start.toISOString()}::timestamptz - ((n - 1) || ' hours')::interval,
+      2500 + n % 5000, 0, 2500 + n % 5000, 2500 + n % 5000, 'pro',
+      ${start.toISOString()}::timestamptz - ((n - 1) || ' hours')::interval,
+      ${start.toISOString()}::timestamptz - ((n - 1) || ' hours')::interval
+    FROM generate_series(1, ${INVOICES}) AS n
+  `.execute(db);
+  await database.close();
+}
+
+function startServer(): Promise<ChildProcess> {
+  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      METERING_API_KEY: KEY,
+      BILLING_JOB_INTERVAL_SECONDS: '0',
+      WEB_DIST: '/nonexistent',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 60_000;
+    const poll = async () => {
+      try {
+        const response = await fetch(`${base}/platform/auth/csrf`);
+        if (response.ok) return resolve(child);
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) return reject(new Error('The server did not start'));
+      setTimeout(() => void poll(), 200);
+    };
+    child.on('exit', (code) => reject(new Error(`The server exited with ${code}`)));
+    void poll();
+  });
+}
+
+async function ingest(): Promise<{ events: number; seconds: number }> {
+  const start = Math.floor(Date.now() / 86_400_000 - DAYS + 1) * 86_400;
+  const metrics = ['EGRESS', 'DATABASE_SIZE', 'MONTHLY_ACTIVE_USERS', 'FUNCTION_INVOCATIONS'] as const;
+  const computeMetric = ['COMPUTE_HOURS_XS', 'COMPUTE_HOURS_SM', 'COMPUTE_HOURS_MD', 'COMPUTE_HOURS_L'];
+  const batches: string[] = [];
+  let batch: unknown[] = [];
+  let total = 0;
+  const flush = () => {
+    if (batch.length === 0) return;
+    batches.push(JSON.stringify({ events: batch }));
+    batch = [];
+  };
+  for (let hour = 0; hour < DAYS * 24; hour++) {
+    const timestamp = start + hour * 3600;
+    for (let project = 1; project <= PROJECTS; project++) {
+      const ref = `benchco${project}`;
+      batch.push({ id: `b:${ref}:c:${hour}`, project_ref: ref, metric: computeMetric[(project - 1) % 4], usage: 1, timestamp });
+      for (const metric of metrics) {
+        batch.push({ id: `b:${ref}:${metric}:${hour}`, project_ref: ref, metric, usage: 1000 + hour, timestamp });
+      }
+      total += 1 + metrics.length;
+      if (batch.length >= BATCH) flush();
+    }
+  }
+  flush();
+  const began = performance.now();
+  let index = 0;
+  // Two reporters at once, as a small fleet of metering agents would.
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (index < batches.length) {
+        const body = batches[index++];
+        const response = await fetch(`${base}/internal/usage-events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+          body,
+        });
+        if (!response.ok) throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  return { events: total, seconds: (performance.now() - began) / 1000 };
+}
+
+async function signIn(): Promise<string> {
+  const csrf = await fetch(`${base}/platform/auth/csrf`);
+  const { token } = (await csrf.json()) as { token: string };
+  const secret = csrf.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  const response = await fetch(`${base}/platform/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie: secret },
+    body: JSON.stringify({ email: 'owner@example.com', password: 'billing-demo-2026' }),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}`);
+  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+}
+
+async function load(path: string, cookie: string): Promise<{ p50: number; p99: number; rps: number }> {
+  const latencies: number[] = [];
+  let sent = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (sent < REQUESTS) {
+        sent++;
+        const start = performance.now();
+        const response = await fetch(base + path, { headers: { cookie, version: '2' } });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  const seconds = (performance.now() - began) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds };
+}
+
+const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
+
+let server: ChildProcess | undefined;
+try {
+  console.log(`Preparing the store (${databaseUrl ? 'PostgreSQL server' : 'embedded database'})…`);
+  await prepareStore();
+  server = await startServer();
+  const ingestion = await ingest();
+  const perSecond = ingestion.events / ingestion.seconds;
+  const cookie = await signIn();
+  // Warm up both paths before measuring.
+  await load('/platform/organizations/bench-co/billing/invoices/upcoming', cookie);
+  const upcoming = await load('/platform/organizations/bench-co/billing/invoices/upcoming', cookie);
+  const page = await load('/platform/organizations/bench-co/billing/invoices?offset=99990&limit=5', cookie);
+  const first = await load('/platform/organizations/bench-co/billing/invoices?offset=0&limit=5', cookie);
+  const ms = (value: number) => `${value.toFixed(2)} ms`;
+  console.log(`
+Meterline benchmark: ${PROJECTS} projects, ${DAYS} days of hourly usage, ${INVOICES.toLocaleString('en-US')} past invoices,
+${CONCURRENCY} concurrent clients, ${REQUESTS} requests per measurement, server in its own process.
+
+ingestion            ${ingestion.events.toLocaleString('en-US')} events in ${ingestion.seconds.toFixed(2)} s = ${Math.round(perSecond).toLocaleString('en-US')} events/s  (target > ${TARGETS.ingestionPerSecond.toLocaleString('en-US')}: ${verdict(perSecond > TARGETS.ingestionPerSecond)})
+upcoming invoice     p50 ${ms(upcoming.p50)}  p99 ${ms(upcoming.p99)}  ${Math.round(upcoming.rps)} req/s  (target p99 < ${TARGETS.upcomingP99} ms: ${verdict(upcoming.p99 < TARGETS.upcomingP99)})
+invoice page (first) p50 ${ms(first.p50)}  p99 ${ms(first.p99)}  ${Math.round(first.rps)} req/s  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(first.p99 < TARGETS.invoicePageP99)})
+invoice page (last)  p50 ${ms(page.p50)}  p99 ${ms(page.p99)}  ${Math.round(page.rps)} req/s  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(page.p99 < TARGETS.invoicePageP99)})
+`);
+} finally {
+  server?.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+  if (databaseUrl && schema) {
+    const cleanup = await openDatabase({ databaseUrl });
+    await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(cleanup.db);
+    await cleanup.close();
+  }
+}
