@@ -31,19 +31,35 @@ const port = 18_000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${port}`;
 
 async function prepareStore(): Promise<void> {
-  const database = await openDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : dataDir, schema });
+  const database = await openDatabase({
+    databaseUrl,
+    dataDir: databaseUrl ? undefined : dataDir,
+    schema,
+  });
   await migrateToLatest(database.db, schema);
   await seedDemoWorld(database.db, systemClock);
   const db = database.db;
-  const owner = await db.selectFrom('users').select('id').where('email', '=', 'owner@example.com').executeTakeFirstOrThrow();
+  const owner = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', 'owner@example.com')
+    .executeTakeFirstOrThrow();
   const now = Date.now();
   const start = new Date(Math.floor(now / 86_400_000 - DAYS + 1) * 86_400_000);
   const org = await db
     .insertInto('organizations')
-    .values({ slug: 'bench-co', name: 'Bench Co', managed_by: 'platform', billing_email: 'billing@bench.example.com' })
+    .values({
+      slug: 'bench-co',
+      name: 'Bench Co',
+      managed_by: 'platform',
+      billing_email: 'billing@bench.example.com',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await db.insertInto('memberships').values({ organization_id: org.id, user_id: owner.id, role: 'owner' }).execute();
+  await db
+    .insertInto('memberships')
+    .values({ organization_id: org.id, user_id: owner.id, role: 'owner' })
+    .execute();
   await db
     .insertInto('subscriptions')
     .values({
@@ -120,8 +136,18 @@ function startServer(): Promise<ChildProcess> {
 
 async function ingest(): Promise<{ events: number; seconds: number }> {
   const start = Math.floor(Date.now() / 86_400_000 - DAYS + 1) * 86_400;
-  const metrics = ['EGRESS', 'DATABASE_SIZE', 'MONTHLY_ACTIVE_USERS', 'FUNCTION_INVOCATIONS'] as const;
-  const computeMetric = ['COMPUTE_HOURS_XS', 'COMPUTE_HOURS_SM', 'COMPUTE_HOURS_MD', 'COMPUTE_HOURS_L'];
+  const metrics = [
+    'EGRESS',
+    'DATABASE_SIZE',
+    'MONTHLY_ACTIVE_USERS',
+    'FUNCTION_INVOCATIONS',
+  ] as const;
+  const computeMetric = [
+    'COMPUTE_HOURS_XS',
+    'COMPUTE_HOURS_SM',
+    'COMPUTE_HOURS_MD',
+    'COMPUTE_HOURS_L',
+  ];
   const batches: string[] = [];
   let batch: unknown[] = [];
   let total = 0;
@@ -134,9 +160,21 @@ async function ingest(): Promise<{ events: number; seconds: number }> {
     const timestamp = start + hour * 3600;
     for (let project = 1; project <= PROJECTS; project++) {
       const ref = `benchco${project}`;
-      batch.push({ id: `b:${ref}:c:${hour}`, project_ref: ref, metric: computeMetric[(project - 1) % 4], usage: 1, timestamp });
+      batch.push({
+        id: `b:${ref}:c:${hour}`,
+        project_ref: ref,
+        metric: computeMetric[(project - 1) % 4],
+        usage: 1,
+        timestamp,
+      });
       for (const metric of metrics) {
-        batch.push({ id: `b:${ref}:${metric}:${hour}`, project_ref: ref, metric, usage: 1000 + hour, timestamp });
+        batch.push({
+          id: `b:${ref}:${metric}:${hour}`,
+          project_ref: ref,
+          metric,
+          usage: 1000 + hour,
+          timestamp,
+        });
       }
       total += 1 + metrics.length;
       if (batch.length >= BATCH) flush();
@@ -155,7 +193,8 @@ async function ingest(): Promise<{ events: number; seconds: number }> {
           headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
           body,
         });
-        if (!response.ok) throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
+        if (!response.ok)
+          throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
         await response.arrayBuffer();
       }
     }),
@@ -166,17 +205,26 @@ async function ingest(): Promise<{ events: number; seconds: number }> {
 async function signIn(): Promise<string> {
   const csrf = await fetch(`${base}/platform/auth/csrf`);
   const { token } = (await csrf.json()) as { token: string };
-  const secret = csrf.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  const secret = csrf.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
   const response = await fetch(`${base}/platform/auth/sign-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie: secret },
     body: JSON.stringify({ email: 'owner@example.com', password: 'billing-demo-2026' }),
   });
   if (!response.ok) throw new Error(`sign-in answered ${response.status}`);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }
 
-async function load(path: string, cookie: string): Promise<{ p50: number; p99: number; rps: number }> {
+async function load(
+  path: string,
+  cookie: string,
+): Promise<{ p50: number; p99: number; rps: number }> {
   const latencies: number[] = [];
   let sent = 0;
   const began = performance.now();
@@ -194,7 +242,8 @@ async function load(path: string, cookie: string): Promise<{ p50: number; p99: n
   );
   const seconds = (performance.now() - began) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return { p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds };
 }
 
@@ -211,8 +260,14 @@ try {
   // Warm up both paths before measuring.
   await load('/platform/organizations/bench-co/billing/invoices/upcoming', cookie);
   const upcoming = await load('/platform/organizations/bench-co/billing/invoices/upcoming', cookie);
-  const page = await load('/platform/organizations/bench-co/billing/invoices?offset=99990&limit=5', cookie);
-  const first = await load('/platform/organizations/bench-co/billing/invoices?offset=0&limit=5', cookie);
+  const page = await load(
+    '/platform/organizations/bench-co/billing/invoices?offset=99990&limit=5',
+    cookie,
+  );
+  const first = await load(
+    '/platform/organizations/bench-co/billing/invoices?offset=0&limit=5',
+    cookie,
+  );
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   console.log(`
 Meterline benchmark: ${PROJECTS} projects, ${DAYS} days of hourly usage, ${INVOICES.toLocaleString('en-US')} past invoices,

@@ -107,7 +107,19 @@ export interface UsageEventsTable {
   resource: string;
   usage: Numeric;
   occurred_at: Timestamp;
+  cycle_start: Timestamp | null;
   received_at: CreatedAt;
+}
+
+export interface UsageCycleTable {
+  organization_id: string;
+  cycle_start: Timestamp;
+  metric: string;
+  project_id: string;
+  resource: string;
+  usage_sum: Numeric;
+  usage_max: Numeric;
+  samples: number;
 }
 
 export interface UsageDailyTable {
@@ -252,6 +264,7 @@ export interface Database {
   project_addons: ProjectAddonsTable;
   usage_events: UsageEventsTable;
   usage_daily: UsageDailyTable;
+  usage_cycle: UsageCycleTable;
   payment_methods: PaymentMethodsTable;
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;

@@ -9,6 +9,7 @@ export interface ResolvedEvent {
   resource: string;
   usage: string;
   occurredAt: Date;
+  cycleStart: Date | null;
 }
 
 export async function projectsByRef(db: Db, refs: readonly string[]) {
@@ -29,7 +30,8 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
   if (events.length === 0) return 0;
   const result = await sql<{ accepted: number }>`
     WITH inserted AS (
-      INSERT INTO usage_events (event_id, organization_id, project_id, metric, resource, usage, occurred_at)
+      INSERT INTO usage_events
+        (event_id, organization_id, project_id, metric, resource, usage, occurred_at, cycle_start)
       SELECT * FROM unnest(
         ${events.map((event) => event.eventId)}::text[],
         ${events.map((event) => event.organizationId)}::uuid[],
@@ -37,10 +39,24 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
         ${events.map((event) => event.metric)}::text[],
         ${events.map((event) => event.resource)}::text[],
         ${events.map((event) => event.usage)}::numeric[],
-        ${events.map((event) => event.occurredAt.toISOString())}::timestamptz[]
+        ${events.map((event) => event.occurredAt.toISOString())}::timestamptz[],
+        ${events.map((event) => event.cycleStart?.toISOString() ?? null)}::timestamptz[]
       )
       ON CONFLICT (event_id) DO NOTHING
-      RETURNING organization_id, project_id, metric, resource, usage, occurred_at
+      RETURNING organization_id, project_id, metric, resource, usage, occurred_at, cycle_start
+    ),
+    cycled AS (
+      INSERT INTO usage_cycle AS cycle
+        (organization_id, cycle_start, metric, project_id, resource, usage_sum, usage_max, samples)
+      SELECT organization_id, cycle_start, metric, project_id, resource, sum(usage), max(usage), count(*)::int
+      FROM inserted
+      WHERE cycle_start IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5
+      ON CONFLICT (organization_id, cycle_start, metric, project_id, resource) DO UPDATE
+        SET usage_sum = cycle.usage_sum + EXCLUDED.usage_sum,
+            usage_max = greatest(cycle.usage_max, EXCLUDED.usage_max),
+            samples = cycle.samples + EXCLUDED.samples
+      RETURNING 1
     ),
     rolled AS (
       INSERT INTO usage_daily AS daily
@@ -55,7 +71,9 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
             samples = daily.samples + EXCLUDED.samples
       RETURNING 1
     )
-    SELECT (SELECT count(*) FROM inserted)::int AS accepted, (SELECT count(*) FROM rolled)::int AS rolled
+    SELECT (SELECT count(*) FROM inserted)::int AS accepted,
+           (SELECT count(*) FROM rolled)::int AS rolled,
+           (SELECT count(*) FROM cycled)::int AS cycled
   `.execute(db);
   return result.rows[0]?.accepted ?? 0;
 }
@@ -69,23 +87,23 @@ export interface CycleUsageRow {
   samples: number;
 }
 
-/** The cycle's usage per project, metric and resource, from the daily roll-up (periods start at midnight UTC). */
+/** The usage of the cycle that started at `start`, per project, metric and resource. */
 export async function cycleUsage(
   db: Db,
   organizationId: string,
   start: Date,
-  end: Date,
 ): Promise<CycleUsageRow[]> {
-  const result = await sql<CycleUsageRow>`
-    SELECT project_id, metric, resource, sum(usage_sum)::text AS usage_sum,
-           max(usage_max)::text AS usage_max, sum(samples)::int AS samples
-    FROM usage_daily
-    WHERE organization_id = ${organizationId}
-      AND day >= (${start.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date
-      AND day < (${end.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date
-    GROUP BY project_id, metric, resource
-  `.execute(db);
-  return result.rows;
+  const rows = await db
+    .selectFrom('usage_cycle')
+    .select(['project_id', 'metric', 'resource', 'usage_sum', 'usage_max', 'samples'])
+    .where('organization_id', '=', organizationId)
+    .where('cycle_start', '=', start)
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    usage_sum: String(row.usage_sum),
+    usage_max: String(row.usage_max),
+  }));
 }
 
 export interface DailyUsageRow {
@@ -116,4 +134,17 @@ export async function dailyUsage(
     ORDER BY day
   `.execute(db);
   return result.rows;
+}
+
+/** Each organization's billing cycle anchor, in unix seconds. */
+export async function billingAnchors(db: Db, organizationIds: readonly string[]) {
+  if (organizationIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select(['organization_id', 'billing_cycle_anchor'])
+    .where('organization_id', 'in', [...organizationIds])
+    .execute();
+  return new Map(
+    rows.map((row) => [row.organization_id, Math.floor(row.billing_cycle_anchor.getTime() / 1000)]),
+  );
 }

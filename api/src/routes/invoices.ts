@@ -42,7 +42,14 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => 
       reply.header('x-total-count', String(total));
       reply.header('access-control-expose-headers', 'X-Total-Count');
       if (request.method === 'HEAD') return [];
-      return listInvoices(db, organizationId, slug, request.query.offset, request.query.limit, total);
+      return listInvoices(
+        db,
+        organizationId,
+        slug,
+        request.query.offset,
+        request.query.limit,
+        total,
+      );
     },
   );
 

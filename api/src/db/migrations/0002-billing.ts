@@ -38,6 +38,8 @@ const statements = [
     resource text NOT NULL DEFAULT '',
     usage numeric NOT NULL CHECK (usage >= 0),
     occurred_at timestamptz NOT NULL,
+    -- The billing cycle the event counted toward; null before the subscription began.
+    cycle_start timestamptz,
     received_at timestamptz NOT NULL DEFAULT now()
   )`,
   // The daily roll-up the engine and the usage page read; kept in step with usage_events in one statement.
@@ -51,6 +53,18 @@ const statements = [
     usage_max numeric NOT NULL,
     samples integer NOT NULL,
     PRIMARY KEY (organization_id, day, metric, project_id, resource)
+  )`,
+  // The same events rolled up per billing cycle: what the engine prices, a few rows per project and metric.
+  `CREATE TABLE usage_cycle (
+    organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    cycle_start timestamptz NOT NULL,
+    metric text NOT NULL,
+    project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    resource text NOT NULL DEFAULT '',
+    usage_sum numeric NOT NULL,
+    usage_max numeric NOT NULL,
+    samples integer NOT NULL,
+    PRIMARY KEY (organization_id, cycle_start, metric, project_id, resource)
   )`,
   `CREATE TABLE payment_methods (
     id text PRIMARY KEY,

@@ -66,7 +66,7 @@ export async function loadCycleData(db: Db, subject: CycleSubject, asOf: Date): 
       .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', start)]))
       .orderBy('started_at')
       .execute(),
-    cycleUsage(db, organizationId, start, end),
+    cycleUsage(db, organizationId, start),
   ]);
   const refOf = new Map(projects.map((project) => [project.id, project.ref]));
   const nameOf = new Map(projects.map((project) => [project.id, project.name]));

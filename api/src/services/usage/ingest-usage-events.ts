@@ -1,7 +1,7 @@
-import type { UsageEvent, UsageEventsResult } from '@meterline/domain';
+import { cycleContaining, type UsageEvent, type UsageEventsResult } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
-import { insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
+import { billingAnchors, insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
 
 /** Stores a batch of usage events; a batch naming an unknown project is refused whole. */
 export async function ingestUsageEvents(
@@ -11,6 +11,9 @@ export async function ingestUsageEvents(
   const projects = await projectsByRef(db, [...new Set(events.map((event) => event.project_ref))]);
   const unknown = events.find((event) => !projects.has(event.project_ref));
   if (unknown) throw new HttpError(400, `events: unknown project ref ${unknown.project_ref}`);
+  const anchors = await billingAnchors(db, [
+    ...new Set([...projects.values()].map((p) => p.organizationId)),
+  ]);
   // Within one batch the first of two events with the same id wins, as it would across batches.
   const seen = new Set<string>();
   const unique = events.filter((event) => !seen.has(event.id) && seen.add(event.id));
@@ -27,6 +30,7 @@ export async function ingestUsageEvents(
         resource: computeResource(event),
         usage: String(event.usage),
         occurredAt: new Date(event.timestamp * 1000),
+        cycleStart: cycleStartOf(anchors.get(project.organizationId), event.timestamp),
       };
     }),
   );
@@ -37,4 +41,10 @@ function computeResource(event: UsageEvent): string {
   if (event.metric === 'COMPUTE_HOURS_BRANCH') return 'branch';
   if (event.metric.startsWith('COMPUTE_HOURS')) return event.resource ?? 'primary';
   return '';
+}
+
+/** The start of the billing cycle an event counts toward; none before the subscription began. */
+function cycleStartOf(anchor: number | undefined, timestamp: number): Date | null {
+  if (anchor === undefined || timestamp < anchor) return null;
+  return new Date(cycleContaining(anchor, timestamp).start * 1000);
 }
