@@ -6,3 +6,4 @@ export * from './money/index.ts';
 export * from './billing/index.ts';
 export * from './calendar/index.ts';
 export * from './customer/index.ts';
+export * from './payments/index.ts';

@@ -1,0 +1,2 @@
+export * from './top-up.ts';
+export * from './payment-methods.ts';

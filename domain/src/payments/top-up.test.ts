@@ -1,0 +1,30 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { topUpAmountSchema, topUpBodySchema } from './top-up.ts';
+
+const message = (value: unknown) => topUpAmountSchema.safeParse(value).error?.issues[0]?.message;
+
+describe('top-up amount', () => {
+  it('accepts whole dollars from 100 to 2000', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100, max: 2000 }), (amount) => {
+        expect(topUpAmountSchema.parse(amount)).toBe(amount);
+      }),
+    );
+  });
+
+  it('refuses amounts out of range and fractions with the spec messages', () => {
+    expect(message(99)).toBe('Amount must be between $100 - $2000.');
+    expect(message(2001)).toBe('Amount must be between $100 - $2000.');
+    expect(message(150.5)).toBe('Amount must be a whole number.');
+    expect(message('150')).toBe('Amount must be between $100 - $2000.');
+  });
+
+  it('needs a payment method and a captcha token', () => {
+    const result = topUpBodySchema.safeParse({ amount: 150 });
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      'Payment method id required',
+      'Captcha not submitted',
+    ]);
+  });
+});
