@@ -12,7 +12,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { getSubscription } from '../repositories/subscriptions.ts';
-import { loadCycleData } from '../services/billing/cycle-data.ts';
+import { loadCurrentCycle } from '../services/billing/cycle-data.ts';
 import { describeSubscription } from '../services/billing/describe-subscription.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -69,18 +69,7 @@ const billingRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      const subscription = await getSubscription(db, organizationId);
-      const data = await loadCycleData(
-        db,
-        {
-          organizationId,
-          planId: subscription.plan_id,
-          usageBillingEnabled: subscription.usage_billing_enabled,
-          periodStart: subscription.current_period_start,
-          periodEnd: subscription.current_period_end,
-        },
-        clock.now(),
-      );
+      const { data } = await loadCurrentCycle(db, organizationId, clock.now());
       return computeUpcomingInvoice(data.input);
     },
   );

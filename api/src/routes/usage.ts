@@ -15,8 +15,7 @@ import { rationalFromDecimal, toNumber } from '../db/numeric.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { dailyUsage } from '../repositories/usage.ts';
-import { getSubscription } from '../repositories/subscriptions.ts';
-import { loadCycleData } from '../services/billing/cycle-data.ts';
+import { loadCurrentCycle } from '../services/billing/cycle-data.ts';
 import { USAGE_METRIC_DEFINITIONS } from '@meterline/domain';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -54,18 +53,7 @@ const usageRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app,
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      const subscription = await getSubscription(db, organizationId);
-      const data = await loadCycleData(
-        db,
-        {
-          organizationId,
-          planId: subscription.plan_id,
-          usageBillingEnabled: subscription.usage_billing_enabled,
-          periodStart: subscription.current_period_start,
-          periodEnd: subscription.current_period_end,
-        },
-        clock.now(),
-      );
+      const { subscription, data } = await loadCurrentCycle(db, organizationId, clock.now());
       return {
         usage_billing_enabled: subscription.usage_billing_enabled,
         usages: summarizeUsage(

@@ -18,6 +18,7 @@ import {
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { rationalFromDecimal } from '../../db/numeric.ts';
+import { getSubscription } from '../../repositories/subscriptions.ts';
 import { cycleUsage, type CycleUsageRow } from '../../repositories/usage.ts';
 
 export interface CycleSubject {
@@ -204,4 +205,21 @@ function aggregate(metric: QuotaMetric, row: CycleUsageRow): Rational {
     default:
       return rationalFromDecimal(row.usage_sum);
   }
+}
+
+/** The organization's current cycle, as of `at`. */
+export async function loadCurrentCycle(db: Db, organizationId: string, at: Date) {
+  const subscription = await getSubscription(db, organizationId);
+  const data = await loadCycleData(
+    db,
+    {
+      organizationId,
+      planId: subscription.plan_id,
+      usageBillingEnabled: subscription.usage_billing_enabled,
+      periodStart: subscription.current_period_start,
+      periodEnd: subscription.current_period_end,
+    },
+    at,
+  );
+  return { subscription, data };
 }
