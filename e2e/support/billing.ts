@@ -1,0 +1,81 @@
+import type { Locator, Page, Response } from 'playwright-core';
+import { expect, type TestContext } from 'vitest';
+import { ACTION_TIMEOUT_MS, type Harness } from './harness.ts';
+
+/** The spec's section anchors, in the spec's order (billing-spec.md §2). */
+export const ALL_SECTIONS = [
+  'subscription',
+  'cost-control',
+  'breakdown',
+  'invoices',
+  'payment-methods',
+  'credits-balance',
+  'email',
+  'address',
+] as const;
+
+export type SectionAnchor = (typeof ALL_SECTIONS)[number];
+
+export const CONTACT_OWNER = 'Contact your organization owner or administrator for assistance.';
+export const NEED_PERMISSIONS = 'You need additional permissions to';
+
+/** Opens an organization's billing page and waits until its sections are on screen. */
+export async function gotoBilling(page: Page, slug: string, suffix = ''): Promise<void> {
+  await page.goto(`/org/${slug}/billing${suffix}`);
+  await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+  await billingSection(page, 'subscription').waitFor();
+}
+
+export function billingSection(page: Page, anchor: SectionAnchor): Locator {
+  return page.locator(`main section[id="${anchor}"]`);
+}
+
+/** The ids of the sections on the billing page, in document order. */
+export function sectionAnchors(page: Page): Promise<string[]> {
+  return page.locator('main section[id]').evaluateAll((sections) => sections.map((s) => s.id));
+}
+
+/** "$1,234.56" from integer cents, computed here rather than with the product's own formatter. */
+export function dollars(cents: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+}
+
+/** Resolves after the browser has painted the current state (for asserting that nothing moved). */
+export async function afterNextPaint(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+  );
+}
+
+/** The not-found screen of the spec, and its three texts. */
+export async function waitForNotFound(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: 'Looking for something?' }).waitFor();
+  await page.getByText("We couldn't find the page that you're looking for").waitFor();
+  await page.getByRole('button', { name: 'Head back' }).waitFor();
+}
+
+/** The next response of the page for an API path (exact pathname) and method. */
+export function apiResponse(page: Page, pathname: string, method = 'GET'): Promise<Response> {
+  return page.waitForResponse(
+    (response) =>
+      new URL(response.url()).pathname === pathname && response.request().method() === method,
+  );
+}
+
+/** expect.poll with the harness's patience (vitest's default gives up after one second). */
+export function eventually<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: ACTION_TIMEOUT_MS, interval: 100 });
+}
+
+/**
+ * After each test: explain a failure with what the pages showed, close the test's contexts, and
+ * fail the test if a page threw an uncaught exception.
+ */
+export async function finishTest(h: Harness | undefined, context: TestContext): Promise<void> {
+  if (!h) return;
+  if (context.task.result?.state === 'fail') {
+    console.warn(`Pages at the failure of "${context.task.name}":\n${await h.describePages()}`);
+  }
+  await h.closeContexts();
+  expect(h.takePageErrors(), 'uncaught exceptions in the page').toEqual([]);
+}
