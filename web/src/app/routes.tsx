@@ -3,6 +3,7 @@ import { SignInPage } from '../features/auth/sign-in-page';
 import { BillingPage } from '../features/billing/billing-page';
 import { OrganizationLayout } from '../features/organization/organization-layout';
 import { OrganizationProjectsPage } from '../features/organization/organization-projects-page';
+import { PayInvoicePage } from '../features/pay/pay-invoice-page';
 import { AwsMarketplacePage } from '../features/partners/aws-marketplace-page';
 import { VercelInstallationPage } from '../features/partners/vercel-installation-page';
 import { ProjectPage } from '../features/project/project-page';
@@ -44,6 +45,7 @@ export const routes: RouteObject[] = [
             children: [{ path: 'usage', element: <UsagePage /> }],
           },
           { path: 'project/:ref', element: <ProjectPage /> },
+          { path: 'pay/invoices/:invoiceId', element: <PayInvoicePage /> },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -1,11 +1,30 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { resetCsrfToken } from './api-client';
-import { profileKeys } from './keys';
+import {
+  customerKeys,
+  invoiceKeys,
+  organizationKeys,
+  paymentMethodKeys,
+  profileKeys,
+  projectKeys,
+  subscriptionKeys,
+  taxIdKeys,
+} from './keys';
 
 /** Mutation keys: the MutationCache looks these up to know what a success makes stale. */
 export const mutationKeys = {
   signIn: ['auth', 'sign-in'] as const,
   signOut: ['auth', 'sign-out'] as const,
+  updateCustomer: ['customer', 'update'] as const,
+  setTaxId: ['tax-ids', 'set'] as const,
+  deleteTaxId: ['tax-ids', 'delete'] as const,
+  updateOrganization: ['organizations', 'update'] as const,
+  setupIntent: ['payment-methods', 'setup-intent'] as const,
+  attachPaymentMethod: ['payment-methods', 'attach'] as const,
+  setDefaultPaymentMethod: ['payment-methods', 'set-default'] as const,
+  deletePaymentMethod: ['payment-methods', 'delete'] as const,
+  topUpCredits: ['credits', 'top-up'] as const,
+  payInvoice: ['invoices', 'pay'] as const,
 };
 
 type MutationName = keyof typeof mutationKeys;
@@ -27,6 +46,42 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
     resetCsrfToken();
     await queryClient.cancelQueries();
     queryClient.removeQueries();
+  },
+  updateCustomer: (queryClient) => queryClient.invalidateQueries({ queryKey: customerKeys.all }),
+  setTaxId: (queryClient) => queryClient.invalidateQueries({ queryKey: taxIdKeys.all }),
+  deleteTaxId: (queryClient) => queryClient.invalidateQueries({ queryKey: taxIdKeys.all }),
+  // Billing emails live on the organization (detail and list); the customer profile repeats the
+  // additional recipients.
+  updateOrganization: async (queryClient) => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+      queryClient.invalidateQueries({ queryKey: customerKeys.all }),
+    ]);
+  },
+  // A setup intent is only the provider's permission to collect a card: nothing cached changes.
+  setupIntent: async () => undefined,
+  attachPaymentMethod: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+  setDefaultPaymentMethod: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+  deletePaymentMethod: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+  // The credit is the subscription's customer_balance, and the next invoice draws on it.
+  topUpCredits: async (queryClient) => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
+      queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
+    ]);
+  },
+  // A paid invoice leaves the outstanding list, and may lift an overdue_payment restriction from
+  // the organization and its projects.
+  payInvoice: async (queryClient) => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
+      queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+      queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
+      queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+    ]);
   },
 };
 

@@ -26,3 +26,65 @@ export const partnerLinkKeys = {
   awsMarketplace: (orgSlug: string) =>
     [...partnerLinkKeys.all, 'aws-marketplace', orgSlug] as const,
 };
+
+export const subscriptionKeys = {
+  all: ['subscriptions'] as const,
+  detail: (orgSlug: string) => [...subscriptionKeys.all, 'detail', orgSlug] as const,
+};
+
+export const planKeys = {
+  all: ['plans'] as const,
+  list: (orgSlug: string) => [...planKeys.all, 'list', orgSlug] as const,
+};
+
+export const invoiceKeys = {
+  all: ['invoices'] as const,
+  upcoming: (orgSlug: string) => [...invoiceKeys.all, 'upcoming', orgSlug] as const,
+  /** Every page of an organization's past invoices: what a refresh of the list invalidates. */
+  lists: (orgSlug: string) => [...invoiceKeys.all, 'list', orgSlug] as const,
+  list: (orgSlug: string, offset: number, limit: number) =>
+    [...invoiceKeys.lists(orgSlug), { offset, limit }] as const,
+  count: (orgSlug: string) => [...invoiceKeys.all, 'count', orgSlug] as const,
+  detail: (orgSlug: string, invoiceId: string) =>
+    [...invoiceKeys.all, 'detail', orgSlug, invoiceId] as const,
+};
+
+export interface DailyUsageRange {
+  /** YYYY-MM-DD, inclusive. */
+  start: string;
+  /** YYYY-MM-DD, inclusive. */
+  end: string;
+  projectRef?: string | null;
+}
+
+export const usageKeys = {
+  all: ['usage'] as const,
+  org: (orgSlug: string) => [...usageKeys.all, 'org', orgSlug] as const,
+  daily: (orgSlug: string, range: DailyUsageRange) =>
+    [
+      ...usageKeys.all,
+      'daily',
+      orgSlug,
+      { start: range.start, end: range.end, projectRef: range.projectRef ?? null },
+    ] as const,
+};
+
+export const customerKeys = {
+  all: ['customer'] as const,
+  detail: (orgSlug: string) => [...customerKeys.all, 'detail', orgSlug] as const,
+};
+
+export const taxIdKeys = {
+  all: ['tax-ids'] as const,
+  detail: (orgSlug: string) => [...taxIdKeys.all, 'detail', orgSlug] as const,
+};
+
+export const paymentsConfigKeys = {
+  all: ['payments-config'] as const,
+  detail: () => [...paymentsConfigKeys.all, 'detail'] as const,
+};
+
+export const paymentMethodKeys = {
+  all: ['payment-methods'] as const,
+  list: (orgSlug: string) => [...paymentMethodKeys.all, 'list', orgSlug] as const,
+};

@@ -14,6 +14,7 @@ import { AppHeader } from '../../layout/app-header';
 import { OrganizationNav } from '../../layout/organization-nav';
 import { OrganizationSwitcher } from '../../layout/organization-switcher';
 import { PageSkeleton } from '../../layout/page-skeleton';
+import { RestrictionBanner } from '../restriction-banner/restriction-banner';
 import { ManagedByBanner } from './managed-by-banner';
 import { NoOrganizations } from './no-organizations';
 import type { OrganizationOutletContext } from './use-organization';
@@ -91,6 +92,7 @@ export function OrganizationLayout() {
     <>
       <AppHeader userMenu context={switcher} nav={<OrganizationNav slug={slug} />} />
       <ManagedByBanner organization={organization.data} />
+      <RestrictionBanner organization={organization.data} />
       <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
         <Outlet context={context} />
       </main>

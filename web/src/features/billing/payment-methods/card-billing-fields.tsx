@@ -1,0 +1,136 @@
+import { useMemo } from 'react';
+import { COUNTRIES, findTaxIdKindByName, taxIdKindsForCountry } from '@meterline/domain';
+import { useWatch, type UseFormReturn } from 'react-hook-form';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { NativeSelect } from '../../../components/ui/native-select';
+import { SwitchField } from '../../../payments/ui/checkbox-field';
+import type { AddCardFormValues } from './add-card-form-schema';
+
+/**
+ * The billing address and tax ID of the add-card flow, prefilled from GET /customer and /tax-ids.
+ * The business toggle switches the name between the organization's and a person's, and shows the
+ * tax ID (spec §4, "Tax ID form").
+ */
+export function CardBillingFields({ form }: { form: UseFormReturn<AddCardFormValues> }) {
+  const { errors: allErrors } = form.formState;
+  const errors = allErrors.billing ?? {};
+  const business = useWatch({ control: form.control, name: 'business' });
+  const country = useWatch({ control: form.control, name: 'billing.country' });
+  const taxIdName = useWatch({ control: form.control, name: 'billing.tax_id_name' });
+  const kinds = useMemo(() => taxIdKindsForCountry(country), [country]);
+  const kind = findTaxIdKindByName(taxIdName);
+
+  const clearTaxId = () => {
+    const options = { shouldDirty: true };
+    form.setValue('billing.tax_id_name', '', options);
+    form.setValue('billing.tax_id_type', '', options);
+    form.setValue('billing.tax_id_value', '', options);
+  };
+
+  return (
+    <div className="space-y-4">
+      <SwitchField label="I’m purchasing as a business" {...form.register('business')} />
+      <div className="grid gap-x-3 gap-y-3 sm:grid-cols-2">
+        <FormField
+          label="Name"
+          hint={business ? 'The organization’s legal name.' : 'Your full name.'}
+          error={errors.billing_name?.message}
+          className="sm:col-span-2"
+        >
+          <Input
+            autoComplete={business ? 'billing organization' : 'billing name'}
+            {...form.register('billing.billing_name')}
+          />
+        </FormField>
+        <FormField label="Address line 1" error={errors.line1?.message} className="sm:col-span-2">
+          <Input autoComplete="billing address-line1" {...form.register('billing.line1')} />
+        </FormField>
+        <FormField
+          label="Address line 2"
+          optional
+          error={errors.line2?.message}
+          className="sm:col-span-2"
+        >
+          <Input autoComplete="billing address-line2" {...form.register('billing.line2')} />
+        </FormField>
+        <FormField label="City" error={errors.city?.message}>
+          <Input autoComplete="billing address-level2" {...form.register('billing.city')} />
+        </FormField>
+        <FormField label="State" optional error={errors.state?.message}>
+          <Input autoComplete="billing address-level1" {...form.register('billing.state')} />
+        </FormField>
+        <FormField label="Postal code" error={errors.postal_code?.message}>
+          <Input autoComplete="billing postal-code" {...form.register('billing.postal_code')} />
+        </FormField>
+        <FormField label="Country" error={errors.country?.message}>
+          <NativeSelect
+            autoComplete="billing country"
+            {...form.register('billing.country', {
+              onChange: (event: { target: { value: string } }) => {
+                // Tax ID kinds belong to a country: one the new country does not offer goes.
+                const chosen = form.getValues('billing.tax_id_name');
+                const offered = taxIdKindsForCountry(event.target.value);
+                if (chosen && !offered.some((option) => option.name === chosen)) clearTaxId();
+              },
+            })}
+          >
+            <option value="">Select a country</option>
+            {COUNTRIES.map((option) => (
+              <option key={option.code} value={option.code}>
+                {option.name}
+              </option>
+            ))}
+          </NativeSelect>
+        </FormField>
+        {business ? (
+          <>
+            <FormField
+              label="Tax ID type"
+              error={errors.tax_id_name?.message}
+              hint={
+                !country
+                  ? 'Choose a country first.'
+                  : kinds.length === 0
+                    ? 'There are no tax ID types for this country.'
+                    : undefined
+              }
+            >
+              <NativeSelect
+                {...form.register('billing.tax_id_name', {
+                  onChange: (event: { target: { value: string } }) => {
+                    // Choosing a kind resets the value: formats differ from kind to kind.
+                    const chosen = findTaxIdKindByName(event.target.value);
+                    const options = { shouldDirty: true };
+                    form.setValue('billing.tax_id_type', chosen?.type ?? '', options);
+                    form.setValue('billing.tax_id_value', '', options);
+                  },
+                })}
+              >
+                <option value="">None</option>
+                {kinds.map((option) => (
+                  <option key={option.name} value={option.name}>
+                    {option.name}
+                  </option>
+                ))}
+              </NativeSelect>
+            </FormField>
+            <FormField
+              label="Tax ID"
+              error={errors.tax_id_value?.message}
+              hint={
+                kind?.vatPrefix ? `The ${kind.vatPrefix} prefix is added if missing.` : undefined
+              }
+            >
+              <Input
+                placeholder={kind ? kind.placeholder : 'Choose a tax ID type first'}
+                disabled={!kind}
+                {...form.register('billing.tax_id_value')}
+              />
+            </FormField>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import type { Organization, Subscription, UpcomingInvoice } from '@meterline/domain';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordedBilling } from '../../../../test/billing-fixtures';
+import { recorded } from '../../../../test/fixtures';
+import { createTestQueryClient, renderApp, seedCache } from '../../../../test/render-app';
+import { seedBilling } from '../../../../test/seed-billing';
+
+function renderBreakdown(
+  organization: Organization,
+  seed: { subscription?: Subscription; upcomingInvoice?: UpcomingInvoice } = {},
+) {
+  const queryClient = createTestQueryClient();
+  seedCache(queryClient, {
+    profile: recorded.profile.owner,
+    organizations: recorded.organizations,
+    organization,
+  });
+  seedBilling(queryClient, organization.slug, seed);
+  const view = renderApp(`/org/${organization.slug}/billing`, queryClient);
+  return { ...view, section: screen.getByRole('region', { name: 'Upcoming invoice' }) };
+}
+
+/** The text of each top-level row: its name and its amount, as a person reads the table. */
+function rowAmount(section: HTMLElement, name: string): string {
+  const cell = within(section).getByText(name, { selector: 'button, span' });
+  const row = cell.closest('tr') as HTMLElement;
+  const cells = within(row).getAllByRole('cell');
+  return cells.at(-1)?.textContent ?? '';
+}
+
+function totals(section: HTMLElement): Record<string, string> {
+  const rows = within(section).getAllByRole('rowheader');
+  return Object.fromEntries(
+    rows.map((header) => [
+      header.firstChild?.textContent ?? '',
+      (header.closest('tr') as HTMLElement).lastElementChild?.textContent ?? '',
+    ]),
+  );
+}
+
+describe('upcoming invoice section', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('groups acme-pro’s lines as the spec says, to the cent of the API', () => {
+    const { section } = renderBreakdown(recorded.organization.acmePro, {
+      subscription: recordedBilling.subscription.acmePro,
+      upcomingInvoice: recordedBilling.upcomingInvoice.acmePro,
+    });
+    // Recorded: plan 2500; compute 390 + 597 + 2384 - 1000 (credits); replica 597; branch 99;
+    // custom domain 404; total 5971, projected 13020.
+    expect(rowAmount(section, 'Pro Plan')).toBe('$25.00');
+    expect(rowAmount(section, 'Compute')).toBe('$23.71');
+    expect(rowAmount(section, 'Read replica compute')).toBe('$5.97');
+    expect(rowAmount(section, 'Branching compute')).toBe('$0.99');
+    expect(rowAmount(section, 'Custom Domain')).toBe('$4.04');
+    expect(totals(section)).toEqual({ 'Total so far': '$59.71', 'Projected total': '$130.20' });
+
+    const lines = recordedBilling.upcomingInvoice.acmePro.lines;
+    const sum = lines.reduce((total, line) => total + line.amount, 0);
+    expect(sum).toBe(recordedBilling.upcomingInvoice.acmePro.amount_total);
+  });
+
+  it('expands a group into its lines and a line into its projects', async () => {
+    const { section, user } = renderBreakdown(recorded.organization.acmePro, {
+      subscription: recordedBilling.subscription.acmePro,
+      upcomingInvoice: recordedBilling.upcomingInvoice.acmePro,
+    });
+    const compute = within(section).getByRole('button', { name: 'Compute' });
+    expect(compute).toHaveAttribute('aria-expanded', 'false');
+    expect(within(section).queryByRole('row', { name: /Compute Hours Micro/ })).toBeNull();
+
+    await user.click(compute);
+    expect(compute).toHaveAttribute('aria-expanded', 'true');
+    const medium = within(section).getByRole('row', { name: /Compute Hours Medium/ });
+    expect(medium).toHaveTextContent('290 hours');
+    expect(medium).toHaveTextContent('$0.0822 per hour');
+    expect(medium).toHaveTextContent('$23.84');
+    expect(within(section).getByRole('row', { name: /Compute Credits/ })).toHaveTextContent(
+      '-$10.00',
+    );
+
+    await user.click(within(section).getByRole('button', { name: 'Compute Hours Medium' }));
+    const project = within(section).getByRole('link', { name: 'Acme Pro Project 3' });
+    expect(project).toHaveAttribute('href', '/project/acmepro3');
+    expect(project.closest('tr')).toHaveTextContent('$23.84');
+  });
+
+  it('lists payg-co’s overage lines one by one', () => {
+    const { section } = renderBreakdown(recordedBilling.organization.paygCo, {
+      subscription: recordedBilling.subscription.paygCo,
+      upcomingInvoice: recordedBilling.upcomingInvoice.paygCo,
+    });
+    // Compute 390 + 597 is covered by 987 of compute credits.
+    expect(rowAmount(section, 'Compute')).toBe('$0.00');
+    expect(rowAmount(section, 'Egress')).toBe('$5.42');
+    expect(rowAmount(section, 'Database Size')).toBe('$0.67');
+    expect(rowAmount(section, 'Monthly Active Users')).toBe('$94.20');
+    expect(within(section).getByRole('row', { name: /Egress/ })).toHaveTextContent('$0.09 per GB');
+    expect(totals(section)).toEqual({ 'Total so far': '$125.29', 'Projected total': '$190.00' });
+  });
+
+  it('shows the days left of the cycle with the spec’s hint', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const subscription = recordedBilling.subscription.acmePro;
+    // 12 days and an hour into a 30-day cycle: 18 days are left (a started day counts).
+    vi.setSystemTime((subscription.current_period_start + 12 * 86_400 + 3600) * 1000);
+    const { section } = renderBreakdown(recorded.organization.acmePro, {
+      subscription,
+      upcomingInvoice: recordedBilling.upcomingInvoice.acmePro,
+    });
+    const bar = within(section).getByRole('progressbar', { name: 'Billing cycle' });
+    expect(bar).toHaveAttribute('aria-valuetext', '18 days left of 30 days');
+    expect(within(section).getByText('18 days left of 30 days')).toBeInTheDocument();
+    expect(within(section).getByText('Nov 09, 2026 – Dec 09, 2026')).toBeInTheDocument();
+    expect(
+      within(section).getByText('Add-on changes or new projects may take up to an hour to appear.'),
+    ).toBeInTheDocument();
+    expect(
+      within(section).getByText(
+        'Additional compute projects start at $10/month and the first project is covered by Compute Credits.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: 'View usage' })).toHaveAttribute(
+      'href',
+      '/org/acme-pro/usage',
+    );
+  });
+
+  it('has no cycle bar for an organization of the cloud-provider marketplace', () => {
+    const { section } = renderBreakdown(recorded.organization.awsCo, {
+      subscription: recordedBilling.subscription.awsCo,
+      upcomingInvoice: recordedBilling.upcomingInvoice.paygCo,
+    });
+    expect(within(section).queryByRole('progressbar', { name: 'Billing cycle' })).toBeNull();
+    expect(within(section).queryByText(/may take up to an hour/)).toBeNull();
+  });
+
+  it('says when the upcoming invoice or the subscription could not be retrieved', async () => {
+    // Nothing recorded: jsdom has no server, so both requests fail as a network error would.
+    const { section } = renderBreakdown(recorded.organization.acmePro);
+    expect(within(section).getByText('Loading upcoming invoice')).toBeInTheDocument();
+    expect(await within(section).findByText('Failed to retrieve upcoming invoice')).toBeVisible();
+    expect(await within(section).findByText('Failed to retrieve subscription')).toBeVisible();
+  });
+});

@@ -1,0 +1,129 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recorded } from '../../../test/fixtures';
+import { recordedBillingData } from '../../../test/recorded-billing-data';
+import {
+  installApiTransport,
+  startRealApi,
+  type ApiTransport,
+  type RealApi,
+} from '../../../test/real-api';
+import { createTestQueryClient, renderApp, seedCache } from '../../../test/render-app';
+import { getInvoice } from '../../data/invoice-query';
+import { getInvoices } from '../../data/invoices-query';
+import { getInvoicePaymentLink } from '../../data/invoice-payment-link-mutation';
+import type { Profile } from '@meterline/domain';
+
+let api: RealApi;
+let transport: ApiTransport;
+
+beforeAll(async () => {
+  api = await startRealApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+beforeEach(() => {
+  transport = installApiTransport(api.url);
+});
+afterEach(() => {
+  transport.restore();
+});
+
+/** The outstanding invoice of an organization, found through the app's own client. */
+async function openInvoice(slug: string) {
+  const invoices = await getInvoices(slug, 0, 100);
+  const invoice = invoices.find((item) => item.status === 'open' && item.amount_due > 0);
+  if (!invoice) throw new Error(`${slug} has no open invoice`);
+  return invoice;
+}
+
+function renderPage(path: string, profile: Profile = recorded.profile.owner) {
+  const queryClient = createTestQueryClient();
+  seedCache(queryClient, { profile });
+  return renderApp(path, queryClient);
+}
+
+async function payWith(user: ReturnType<typeof renderApp>['user'], number: string) {
+  await user.type(await screen.findByLabelText('Card number'), number);
+  await user.type(screen.getByLabelText('Expiry'), '1230');
+  await user.type(screen.getByLabelText('CVC'), '123');
+  await user.click(screen.getByRole('button', { name: 'Pay' }));
+}
+
+describe('hosted invoice payment page', () => {
+  beforeEach(async () => {
+    await transport.signIn('owner@example.com');
+  });
+
+  it('is where the payment link leads, and shows the invoice number and amount due', async () => {
+    const invoice = await openInvoice('acme-pro');
+    const { redirectUrl } = await getInvoicePaymentLink('acme-pro', invoice.id);
+    expect(redirectUrl).toBe(`/pay/invoices/${invoice.id}?org=acme-pro`);
+    renderPage(redirectUrl);
+    expect(await screen.findByText(invoice.number)).toBeInTheDocument();
+    const due = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+      invoice.amount_due / 100,
+    );
+    expect(screen.getByText(due)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pay' })).toBeEnabled();
+  });
+
+  it('shows a decline inline and leaves the invoice open', async () => {
+    const invoice = await openInvoice('acme-pro');
+    const { user } = renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`);
+    await payWith(user, '4000000000000002');
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert).toHaveTextContent('Your card was declined.');
+    expect((await getInvoice('acme-pro', invoice.id)).status).toBe('open');
+  });
+
+  it('fails with a failed 3-D Secure challenge and changes nothing', async () => {
+    const invoice = await openInvoice('acme-pro');
+    const { user } = renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`);
+    await payWith(user, '4000002500003155');
+    const challenge = await screen.findByRole(
+      'dialog',
+      { name: "Confirm it's you" },
+      { timeout: 10_000 },
+    );
+    await user.click(within(challenge).getByRole('button', { name: 'Fail authentication' }));
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert).toHaveTextContent('We are unable to authenticate your payment method.');
+    expect((await getInvoice('acme-pro', invoice.id)).status).toBe('open');
+  });
+
+  it('tells a developer that paying needs more permissions', async () => {
+    await transport.signIn('developer@example.com');
+    const invoice = await openInvoice('acme-pro');
+    renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`, recordedBillingData.profile.developer);
+    await screen.findByText(invoice.number);
+    expect(screen.getByText('You need additional permissions to pay invoices')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay' })).not.toBeInTheDocument();
+  });
+
+  it('pays with 4242, sends one Idempotency-Key and returns to the billing page', async () => {
+    const invoice = await openInvoice('acme-pro');
+    const { user, router } = renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`);
+    await payWith(user, '4242424242424242');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/org/acme-pro/billing'), {
+      timeout: 10_000,
+    });
+    expect(
+      await screen.findByText(`Successfully paid invoice ${invoice.number}`),
+    ).toBeInTheDocument();
+    expect((await getInvoice('acme-pro', invoice.id)).status).toBe('paid');
+    const payments = transport.writes().filter(({ path }) => path.endsWith('/pay'));
+    expect(payments).toHaveLength(1);
+    expect(payments[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(payments[0]?.body).toMatchObject({
+      org: 'acme-pro',
+      card: { number: '4242424242424242' },
+    });
+  });
+
+  it('is not found for an organization the user is not in', () => {
+    renderPage('/pay/invoices/in_123?org=somebody-else');
+    expect(screen.getByRole('heading', { name: 'Looking for something?' })).toBeInTheDocument();
+  });
+});

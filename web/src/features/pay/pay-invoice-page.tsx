@@ -1,0 +1,233 @@
+import { useRef, useState, type FormEvent } from 'react';
+import {
+  canPayNow,
+  formatCents,
+  formatInvoiceDate,
+  hasPermission,
+  invoiceStatusLabel,
+  type InvoiceDetail,
+} from '@meterline/domain';
+import { ArrowLeft, FlaskConical, Loader2, Lock } from 'lucide-react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { useOrganizationRole, useProfile } from '../../app/profile-context';
+import { ErrorState } from '../../components/error-state';
+import { NotFoundScreen } from '../../components/not-found-screen';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Notice } from '../../components/ui/notice';
+import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
+import { isApiError } from '../../data/api-client';
+import { useInvoiceQuery } from '../../data/invoice-query';
+import { AppHeader } from '../../layout/app-header';
+import { usePresentChallenge } from '../../payments/challenge-context';
+import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';
+import { PaymentsProvider } from '../../payments/payments-provider';
+import {
+  SimulatorCardFields,
+  SimulatorCardScope,
+  useSimulatorCard,
+} from '../../payments/simulator/simulator-card-fields';
+import { usePayInvoiceMutation } from './pay-invoice-mutation';
+
+export const PAY_INVOICES_DENIED = 'You need additional permissions to pay invoices';
+
+function messageOf(error: unknown): string {
+  return error instanceof Error && error.message ? error.message.trim() : 'Something went wrong.';
+}
+
+function billingPath(slug: string): string {
+  return `/org/${encodeURIComponent(slug)}/billing`;
+}
+
+/**
+ * /pay/invoices/:invoiceId?org=slug: the payment simulator's stand-in for the card provider's
+ * hosted invoice page, the target of an invoice's payment link. It shows what is due, takes a card
+ * and returns to the billing page once paid.
+ */
+export function PayInvoicePage() {
+  const { invoiceId = '' } = useParams();
+  const [params] = useSearchParams();
+  const slug = params.get('org') ?? '';
+  const profile = useProfile();
+  const organization = profile.organizations.find((org) => org.slug === slug);
+  const invoice = useInvoiceQuery(organization ? slug : undefined, invoiceId);
+
+  // An organization the user is not in, or an invoice it does not have, is simply not found.
+  if (!organization || !invoiceId || isApiError(invoice.error, 404)) {
+    return (
+      <>
+        <AppHeader userMenu />
+        <NotFoundScreen />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <title>{`Pay invoice · ${organization.name} · Meterline`}</title>
+      <AppHeader userMenu />
+      <main className="mx-auto w-full max-w-md flex-1 px-4 py-8 sm:py-12">
+        <Link
+          to={billingPath(slug)}
+          className="mb-6 inline-flex items-center gap-1.5 rounded-md text-muted-foreground hover:text-foreground"
+        >
+          <ArrowLeft aria-hidden className="size-4" />
+          Back to billing
+        </Link>
+        {invoice.isPending ? (
+          <InvoiceSkeleton />
+        ) : invoice.isError ? (
+          <ErrorState
+            title="Failed to fetch the selected invoice"
+            error={invoice.error}
+            onRetry={() => void invoice.refetch()}
+          />
+        ) : (
+          <HostedInvoice slug={slug} organizationName={organization.name} invoice={invoice.data} />
+        )}
+      </main>
+    </>
+  );
+}
+
+function HostedInvoice({
+  slug,
+  organizationName,
+  invoice,
+}: {
+  slug: string;
+  organizationName: string;
+  invoice: InvoiceDetail;
+}) {
+  const role = useOrganizationRole(slug);
+  const payable = canPayNow(invoice);
+  return (
+    <Card className="overflow-hidden">
+      <div className="space-y-4 border-b bg-muted/50 px-5 py-5 sm:px-6">
+        <div className="flex items-center justify-between gap-3">
+          <p className="truncate font-medium">{organizationName}</p>
+          <Badge tone="warning">
+            <FlaskConical aria-hidden className="size-3" />
+            Test mode
+          </Badge>
+        </div>
+        <div>
+          <h1 className="text-sm text-muted-foreground">
+            Invoice <span className="font-medium text-foreground">{invoice.number}</span>
+          </h1>
+          <dl className="mt-3 space-y-1">
+            <dt className="text-xs font-medium text-muted-foreground">Amount due</dt>
+            <dd className="text-3xl font-semibold tracking-tight tabular-nums">
+              {formatCents(invoice.amount_due)}
+            </dd>
+            <dd className="text-muted-foreground">
+              For the billing period ending {formatInvoiceDate(invoice.period_end)}
+            </dd>
+          </dl>
+        </div>
+      </div>
+      <div className="px-5 py-5 sm:px-6">
+        {payable ? (
+          hasPermission(role, 'billing_write:subscriptions') ? (
+            <PaymentsProvider>
+              <SimulatorCardScope>
+                <PayForm slug={slug} invoice={invoice} />
+              </SimulatorCardScope>
+            </PaymentsProvider>
+          ) : (
+            <Notice tone="lock" title={PAY_INVOICES_DENIED}>
+              Contact your organization owner or administrator for assistance.
+            </Notice>
+          )
+        ) : (
+          <Notice
+            title={`This invoice is ${invoiceStatusLabel(invoice.status).toLowerCase()}`}
+            actions={
+              <Button size="sm" asChild>
+                <Link to={billingPath(slug)}>Back to billing</Link>
+              </Button>
+            }
+          >
+            There is nothing left to pay.
+          </Notice>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function PayForm({ slug, invoice }: { slug: string; invoice: InvoiceDetail }) {
+  const navigate = useNavigate();
+  const presentChallenge = usePresentChallenge();
+  const card = useSimulatorCard();
+  const pay = usePayInvoiceMutation(slug, invoice.id, presentChallenge);
+  const idempotency = useIdempotencyKey();
+  const [failure, setFailure] = useState<string | null>(null);
+  // Set synchronously: a second click before React re-renders pays nothing more.
+  const submitting = useRef(false);
+  const busy = pay.isPending;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting.current) return;
+    setFailure(null);
+    const details = card.read();
+    if (!details) return;
+    submitting.current = true;
+    const idempotencyKey = idempotency.keyFor({ invoice: invoice.id, card: details });
+    try {
+      await pay.mutateAsync({ card: details, idempotencyKey });
+      idempotency.settle();
+      toast.success(`Successfully paid invoice ${invoice.number}`);
+      await navigate(billingPath(slug));
+    } catch (error) {
+      if (!isOutcomeUnknown(error)) idempotency.settle();
+      setFailure(messageOf(error));
+    } finally {
+      submitting.current = false;
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} aria-busy={busy || undefined}>
+      <fieldset disabled={busy} className="min-w-0 space-y-4">
+        <legend className="mb-3 text-sm font-semibold">Pay with card</legend>
+        <SimulatorCardFields disabled={busy} />
+      </fieldset>
+      {failure ? (
+        <Notice tone="destructive" role="alert" title="Payment failed" className="mt-4">
+          {failure}
+        </Notice>
+      ) : null}
+      <Button
+        type="submit"
+        variant="primary"
+        className="mt-5 w-full"
+        aria-disabled={busy || undefined}
+      >
+        {busy ? <Loader2 aria-hidden className="animate-spin" /> : <Lock aria-hidden />}
+        Pay
+      </Button>
+      <p className="mt-3 text-center text-xs text-muted-foreground">
+        {formatCents(invoice.amount_due)} will be charged to this card. It is not saved.
+      </p>
+    </form>
+  );
+}
+
+function InvoiceSkeleton() {
+  return (
+    <LoadingRegion label="Loading invoice">
+      <Card className="space-y-4 p-6">
+        <Skeleton className="h-4 w-32" />
+        <Skeleton className="h-9 w-40" />
+        <Skeleton className="h-4 w-56" />
+        <Skeleton className="mt-6 h-9 w-full" />
+        <Skeleton className="h-9 w-full" />
+        <Skeleton className="h-9 w-full" />
+      </Card>
+    </LoadingRegion>
+  );
+}
