@@ -20,6 +20,15 @@ interface DailyAmounts {
 
 /** Per project and day; each day varies around these by a deterministic ±20%. */
 const PROFILES: Record<Exclude<UsageProfile, 'none'>, DailyAmounts> = {
+  // Comfortably inside the Free quota over a whole cycle (under half of each, two projects).
+  free: {
+    egress: 0.04 * GB,
+    databaseSize: 0.1 * GB,
+    storageSize: 0.2 * GB,
+    monthlyActiveUsers: 25,
+    functionInvocations: 2_500,
+    realtimeMessages: 10_000,
+  },
   light: {
     egress: 0.4 * GB,
     databaseSize: 0.3 * GB,

@@ -73,7 +73,7 @@ export interface DemoOrganization {
   creditBalanceCents?: number;
 }
 
-export type UsageProfile = 'light' | 'acme' | 'overage' | 'over-free' | 'none';
+export type UsageProfile = 'free' | 'light' | 'acme' | 'overage' | 'over-free' | 'none';
 
 const PAID_SIZES: ComputeSize[] = ['micro', 'small', 'medium', 'micro'];
 
@@ -103,7 +103,7 @@ function org(
     usageBillingEnabled: plan === 'team' || plan === 'enterprise',
     billingEmail: `billing@${slug.replaceAll('_', '-')}.example.com`,
     projects: projects(2, plan),
-    usage: 'light',
+    usage: plan === 'free' ? 'free' : 'light',
     cards:
       plan === 'free' || billedViaPartner || rest.paymentMethodType === 'invoice'
         ? 'none'
