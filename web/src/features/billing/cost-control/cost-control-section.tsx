@@ -1,4 +1,3 @@
-import { useId, type MouseEvent } from 'react';
 import {
   effectiveManagedBy,
   isSpendCapOn,
@@ -6,17 +5,14 @@ import {
   type PlanId,
 } from '@meterline/domain';
 import { Gauge } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
 import { useProfile } from '../../../app/profile-context';
 import { ErrorState } from '../../../components/error-state';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { LoadingRegion, Skeleton } from '../../../components/ui/skeleton';
-import { Tooltip } from '../../../components/ui/tooltip';
 import { useSubscriptionQuery } from '../../../data/subscription-query';
 import { BillingSection, type BillingSectionProps } from '../billing-section';
 import { CHANGES_DISABLED_TOOLTIP } from '../subscription/change-plan-button';
-import { useBillingPanel } from '../use-billing-panel';
+import { PanelLinkButton } from '../panel-link-button';
 
 export const SPEND_CAP_PLAN_TOOLTIP =
   'Team and Enterprise plans bill usage beyond the included quota: their spend cap is always off.';
@@ -33,41 +29,6 @@ export function spendCapBlocker(
   if (effectiveManagedBy(organization) === 'aws-marketplace') return SPEND_CAP_MARKETPLACE_TOOLTIP;
   if (planId === 'team' || planId === 'enterprise') return SPEND_CAP_PLAN_TOOLTIP;
   return null;
-}
-
-function ChangeSpendCapButton({ blocker }: { blocker: string | null }) {
-  const [params] = useSearchParams();
-  const { openPanel } = useBillingPanel();
-  const reasonId = useId();
-  const label = 'Change spend cap';
-  if (blocker) {
-    return (
-      <Tooltip content={blocker}>
-        <span tabIndex={0} aria-describedby={reasonId} className="inline-flex rounded-md">
-          <Button variant="secondary" disabled>
-            {label}
-          </Button>
-          <span id={reasonId} className="sr-only">
-            {blocker}
-          </span>
-        </span>
-      </Tooltip>
-    );
-  }
-  const next = new URLSearchParams(params);
-  next.set('panel', 'costControl');
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    openPanel('costControl');
-  };
-  return (
-    <Button variant="secondary" asChild>
-      <Link to={{ search: `?${next.toString()}` }} onClick={onClick}>
-        {label}
-      </Link>
-    </Button>
-  );
 }
 
 function CostControlContent({ organization }: Pick<BillingSectionProps, 'organization'>) {
@@ -111,7 +72,7 @@ function CostControlContent({ organization }: Pick<BillingSectionProps, 'organiz
           </p>
         </div>
       </div>
-      <ChangeSpendCapButton blocker={blocker} />
+      <PanelLinkButton panel="costControl" label="Change spend cap" blocker={blocker} />
     </div>
   );
 }
