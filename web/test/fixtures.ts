@@ -1,15 +1,16 @@
 import {
   organizationSchema,
   organizationSummarySchema,
+  partnerLinkSchema,
   profileSchema,
   projectSchema,
   type Organization,
   type OrganizationSummary,
+  type PartnerLink,
   type Profile,
   type Project,
 } from '@meterline/domain';
 import { z } from 'zod';
-import { partnerLinkSchema, type PartnerLink } from '../src/data/partner-link-query';
 import organizationAcmeFree from './recorded/organization-acme-free.json';
 import organizationAcmePro from './recorded/organization-acme-pro.json';
 import organizationAwsCo from './recorded/organization-aws-co.json';

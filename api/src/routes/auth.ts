@@ -2,7 +2,7 @@ import {
   csrfTokenSchema,
   errorResponseSchema,
   signInBodySchema,
-  userSchema,
+  signInResponseSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -45,7 +45,7 @@ const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, 
         summary: 'Sign in with email and password; sets the session cookie',
         body: signInBodySchema,
         response: {
-          200: z.object({ user: userSchema }),
+          200: signInResponseSchema,
           400: errorResponseSchema,
           401: errorResponseSchema,
           429: errorResponseSchema,

@@ -1,4 +1,4 @@
-import { errorResponseSchema, orgParamsSchema } from '@meterline/domain';
+import { errorResponseSchema, orgParamsSchema, partnerLinkSchema } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
@@ -7,8 +7,6 @@ import { HttpError } from '../plugins/errors.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import { getOrganization } from '../repositories/organizations.ts';
 import { findOrganizationByPartnerIdForUser } from '../repositories/partners.ts';
-
-const linkSchema = z.object({ url: z.string() }).meta({ id: 'PartnerLink' });
 
 /** Where "Manage" leads for partner-managed organizations. Targets are configurable templates. */
 const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
@@ -29,7 +27,7 @@ const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
             .max(100)
             .regex(/^[A-Za-z0-9_-]+$/),
         }),
-        response: { 200: linkSchema, 401: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: partnerLinkSchema, 401: errorResponseSchema, 404: errorResponseSchema },
       },
     },
     async (request) => {
@@ -58,7 +56,7 @@ const partnerRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
         tags: ['partners'],
         summary: 'The cloud-provider marketplace console link for this organization',
         params: orgParamsSchema,
-        response: { 200: linkSchema, 401: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: partnerLinkSchema, 401: errorResponseSchema, 404: errorResponseSchema },
       },
     },
     async (request) => {

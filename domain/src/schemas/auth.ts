@@ -17,6 +17,9 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+export const signInResponseSchema = z.object({ user: userSchema }).meta({ id: 'SignInResponse' });
+export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
 export const profileOrganizationSchema = z.object({
   slug: z.string(),
   name: z.string(),

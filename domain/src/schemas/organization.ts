@@ -49,3 +49,7 @@ export const projectSchema = z
   })
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof projectSchema>;
+
+/** Where "Manage" leads for a partner-managed organization. */
+export const partnerLinkSchema = z.object({ url: z.string().min(1) }).meta({ id: 'PartnerLink' });
+export type PartnerLink = z.infer<typeof partnerLinkSchema>;

@@ -1,12 +1,7 @@
-import { effectiveManagedBy, type Organization } from '@meterline/domain';
+import { effectiveManagedBy, partnerLinkSchema, type Organization } from '@meterline/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiFetch, segment } from './api-client';
 import { partnerLinkKeys } from './keys';
-
-// Not in the domain yet: the lead is asked to move it there beside the API route.
-export const partnerLinkSchema = z.object({ url: z.string().min(1) });
-export type PartnerLink = z.infer<typeof partnerLinkSchema>;
 
 type LinkedOrganization = Pick<Organization, 'slug' | 'managed_by' | 'partner_id'>;
 

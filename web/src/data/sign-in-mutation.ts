@@ -1,11 +1,7 @@
-import { userSchema, type SignInBody } from '@meterline/domain';
+import { signInResponseSchema, type SignInBody, type SignInResponse } from '@meterline/domain';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiFetch } from './api-client';
 import { mutationKeys } from './invalidation';
-
-const signInResponseSchema = z.object({ user: userSchema });
-export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
 /**
  * POST /platform/auth/sign-in. Wrong credentials answer 401 "Invalid email or password"; too many
