@@ -33,6 +33,13 @@ import partnerRoutes from './routes/partners.ts';
 import profileRoutes from './routes/profile.ts';
 import projectRoutes from './routes/projects.ts';
 import taxIdRoutes from './routes/tax-ids.ts';
+import captchaRoutes from './routes/captcha.ts';
+import creditRoutes from './routes/credits.ts';
+import paymentRoutes from './routes/payments.ts';
+import simulatorRoutes from './routes/simulator.ts';
+import webhookRoutes from './routes/webhooks.ts';
+import { createCaptcha } from './services/captcha/create-captcha.ts';
+import { PaymentSimulator } from './services/payments/simulator.ts';
 
 export interface AppDeps {
   config: Config;
@@ -43,12 +50,7 @@ export interface AppDeps {
 
 const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/dist');
 
-export async function buildApp({
-  config,
-  db,
-  clock,
-  gateway: _gateway,
-}: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock, gateway }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
@@ -99,6 +101,26 @@ export async function buildApp({
   await app.register(internalRoutes, { db });
   await app.register(customerRoutes, { db });
   await app.register(taxIdRoutes, { db });
+
+  const captcha = createCaptcha(db, clock, config, app.log);
+  if (gateway.provider === 'stripe' && !config.STRIPE_WEBHOOK_SECRET) {
+    app.log.warn(
+      'STRIPE_WEBHOOK_SECRET is not set: payments that need 3-D Secure are settled only when retried',
+    );
+  }
+  await app.register(captchaRoutes, { captcha });
+  await app.register(paymentRoutes, { db, gateway, clock, captcha, config });
+  await app.register(creditRoutes, { db, gateway, clock, captcha });
+  await app.register(webhookRoutes, {
+    db,
+    gateway,
+    clock,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+  });
+  // The simulator's browser side exists only while it is the provider.
+  if (gateway instanceof PaymentSimulator) {
+    await app.register(simulatorRoutes, { db, simulator: gateway, clock });
+  }
 
   await registerWebApp(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
   return app;

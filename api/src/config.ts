@@ -61,16 +61,74 @@ const envSchema = z.object({
   BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  // The card provider: both keys select Stripe; neither, the built-in simulator.
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/,
+      'must be a Stripe secret key (sk_test_… or sk_live_…)',
+    )
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(
+      /^pk_(test|live)_[A-Za-z0-9_]+$/,
+      'must be a Stripe publishable key (pk_test_… or pk_live_…)',
+    )
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_+/=]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  // The captcha: both keys select hCaptcha; neither, the built-in captcha.
+  HCAPTCHA_SITE_KEY: z.string().min(1).max(200).optional(),
+  HCAPTCHA_SECRET: z.string().min(1).max(200).optional(),
 });
 
-export type Config = z.output<typeof envSchema>;
+/** Keys that only work together: both or neither, and never a test key beside a live one. */
+function checkProviderKeys(env: z.output<typeof envSchema>, ctx: z.RefinementCtx): void {
+  const pair = (a: keyof typeof env, b: keyof typeof env) => {
+    if (Boolean(env[a]) !== Boolean(env[b])) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env[a] ? b : a],
+        message: `${a} and ${b} must be set together (or neither)`,
+      });
+    }
+  };
+  pair('STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY');
+  pair('HCAPTCHA_SITE_KEY', 'HCAPTCHA_SECRET');
+  if (env.STRIPE_WEBHOOK_SECRET && !env.STRIPE_SECRET_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_WEBHOOK_SECRET'],
+      message: 'needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY',
+    });
+  }
+  const mode = (key: string | undefined) => key?.match(/_(test|live)_/)?.[1];
+  if (
+    env.STRIPE_SECRET_KEY &&
+    env.STRIPE_PUBLISHABLE_KEY &&
+    mode(env.STRIPE_SECRET_KEY) !== mode(env.STRIPE_PUBLISHABLE_KEY)
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_PUBLISHABLE_KEY'],
+      message: 'must be of the same mode (test or live) as STRIPE_SECRET_KEY',
+    });
+  }
+}
+
+const configSchema = envSchema.superRefine(checkProviderKeys);
+
+export type Config = z.output<typeof configSchema>;
 
 export class ConfigError extends Error {}
 
 /** Reads and validates the environment; every bad value is named in one message. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const result = envSchema.safeParse(present);
+  const result = configSchema.safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map(
       (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,

@@ -43,7 +43,7 @@ export async function prepare(
     if (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db))) {
       await seedDemoWorld(database.db, clock);
     }
-    const gateway = createPaymentGateway(database.db, clock);
+    const gateway = createPaymentGateway(database.db, clock, config);
     const app = await buildApp({ config, db: database.db, clock, gateway });
     return { app, database, gateway };
   } catch (error) {

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     await migrateToLatest(database.db, config.DATABASE_SCHEMA);
     const at = parseTime(values.at);
     const clock: Clock = { now: () => at };
-    const gateway = createPaymentGateway(database.db, clock);
+    const gateway = createPaymentGateway(database.db, clock, config);
     switch (command) {
       case 'close-cycle': {
         if (!values.org) throw new UsageError('close-cycle needs --org <slug>');

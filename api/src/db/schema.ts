@@ -202,6 +202,10 @@ export interface ChargesTable {
   failure_message: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  provider_payment_method_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A top-up's billing name, address and tax ID, applied to the profile when the charge succeeds. */
+  profile_update: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface SimulatorPaymentMethodsTable {
@@ -221,6 +225,60 @@ export interface SimulatorPaymentIntentsTable {
   status: string;
   failure_message: string | null;
   client_secret: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SimulatorSetupIntentsTable {
+  id: string;
+  client_secret: string;
+  status: 'requires_payment_method' | 'requires_action' | 'succeeded' | 'canceled';
+  payment_method_id: string | null;
+  last_error: string | null;
+  metadata: ColumnType<Record<string, string>, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SimulatorChallengesTable {
+  id: string;
+  intent_type: 'setup' | 'payment';
+  intent_id: string;
+  status: 'pending' | 'completed' | 'failed' | 'canceled';
+  created_at: CreatedAt;
+  resolved_at: Date | null;
+}
+
+export interface CaptchaTokensTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
+export interface SetupIntentsTable {
+  id: string;
+  organization_id: string;
+  provider: string;
+  provider_setup_intent_id: string;
+  status: 'created' | 'recorded';
+  payment_method_id: string | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  provider: string;
+  type: string;
+  received_at: CreatedAt;
+}
+
+export interface ProviderCustomersTable {
+  organization_id: string;
+  provider: string;
+  provider_customer_id: string;
   created_at: CreatedAt;
 }
 
@@ -273,6 +331,12 @@ export interface Database {
   simulator_payment_intents: SimulatorPaymentIntentsTable;
   billing_customers: BillingCustomersTable;
   tax_ids: TaxIdsTable;
+  captcha_tokens: CaptchaTokensTable;
+  setup_intents: SetupIntentsTable;
+  payment_events: PaymentEventsTable;
+  provider_customers: ProviderCustomersTable;
+  simulator_setup_intents: SimulatorSetupIntentsTable;
+  simulator_challenges: SimulatorChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

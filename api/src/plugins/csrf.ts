@@ -24,8 +24,14 @@ export default fp(
     });
 
     app.addHook('onRequest', (request, reply, done) => {
-      const access = request.routeOptions.config?.access;
-      if (SAFE_METHODS.has(request.method) || access?.kind === 'operator' || !access) {
+      const { access, signedWebhook } = request.routeOptions.config ?? {};
+      // A provider's webhook is no browser: its signature authenticates it.
+      if (
+        SAFE_METHODS.has(request.method) ||
+        access?.kind === 'operator' ||
+        !access ||
+        signedWebhook
+      ) {
         done();
         return;
       }
@@ -45,6 +51,10 @@ export default fp(
 );
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route verifies a provider's signature on the raw body (and needs no CSRF token). */
+    signedWebhook?: boolean;
+  }
   interface FastifyInstance {
     issueCsrfToken(reply: FastifyReply): string;
   }

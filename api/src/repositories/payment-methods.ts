@@ -1,3 +1,4 @@
+import type { PaymentMethod, PaymentMethods } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
 
 export function getDefaultPaymentMethod(db: Db, organizationId: string) {
@@ -46,5 +47,80 @@ export async function insertPaymentMethod(
       is_default: method.isDefault,
       ...(method.createdAt ? { created_at: method.createdAt } : {}),
     })
+    .execute();
+}
+
+type MethodRow = {
+  id: string;
+  is_default: boolean;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+};
+
+export function toPaymentMethod(row: MethodRow): PaymentMethod {
+  return {
+    id: row.id,
+    is_default: row.is_default,
+    card: { brand: row.brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year },
+  };
+}
+
+const COLUMNS = ['id', 'is_default', 'brand', 'last4', 'exp_month', 'exp_year'] as const;
+
+/** The organization's cards, oldest first, and which one is the default. */
+export async function listPaymentMethods(db: Db, organizationId: string): Promise<PaymentMethods> {
+  const rows = await db
+    .selectFrom('payment_methods')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const data = rows.map(toPaymentMethod);
+  return { data, defaultPaymentMethodId: data.find((method) => method.is_default)?.id ?? null };
+}
+
+/** One card of the organization; another organization's card is not found. */
+export function findPaymentMethod(db: Db, organizationId: string, paymentMethodId: string) {
+  return db
+    .selectFrom('payment_methods')
+    .select([...COLUMNS, 'provider', 'provider_payment_method_id'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', paymentMethodId)
+    .executeTakeFirst();
+}
+
+/**
+ * Serializes changes to an organization's cards (default, add, delete): a row lock on the organization
+ * that does not block inserts referencing it.
+ */
+export async function lockPaymentMethods(db: Db, organizationId: string): Promise<void> {
+  await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('id', '=', organizationId)
+    .forNoKeyUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+export async function makeDefaultPaymentMethod(
+  db: Db,
+  organizationId: string,
+  paymentMethodId: string,
+): Promise<void> {
+  await db
+    .updateTable('payment_methods')
+    .set({ is_default: false })
+    .where('organization_id', '=', organizationId)
+    .where('is_default', '=', true)
+    .where('id', '<>', paymentMethodId)
+    .execute();
+  await db
+    .updateTable('payment_methods')
+    .set({ is_default: true })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', paymentMethodId)
     .execute();
 }

@@ -1,2 +1,3 @@
 export * from './top-up.ts';
 export * from './payment-methods.ts';
+export * from './contract.ts';

@@ -1,6 +1,11 @@
 /**
  * The payment port. The built-in simulator and the card provider's adapter both implement it; the rest of
  * the server never knows which one it talks to.
+ *
+ * Intents follow the card provider's model. A setup intent saves a card for later: created by the server,
+ * confirmed by the browser (with a 3-D Secure challenge when the card asks for one), and only a succeeded
+ * one yields a card. A payment intent charges a card: created and confirmed by the server in one call, it
+ * succeeds, fails, or (on session) requires the browser to pass a challenge first.
  */
 export interface CardDetails {
   number: string;
@@ -22,6 +27,9 @@ export type ChargeOutcome =
   | { status: 'failed'; providerRef: string | null; message: string }
   | { status: 'requires_action'; providerRef: string; clientSecret: string };
 
+/** What a payment intent is now: a charge outcome, or still processing at the provider. */
+export type PaymentIntentState = ChargeOutcome | { status: 'processing'; providerRef: string };
+
 export interface ChargeRequest {
   amountCents: number;
   providerPaymentMethodId: string;
@@ -30,13 +38,54 @@ export interface ChargeRequest {
   description: string;
   /** Off session: the customer is not there to pass a challenge, so one fails the charge. */
   offSession: boolean;
+  /** Kept on the provider's record; the charge key is always added. */
+  metadata?: Record<string, string>;
+}
+
+export interface SetupIntentRequest {
+  organizationId: string;
+  /** Every create call carries one, so a retried call creates nothing twice. */
+  idempotencyKey: string;
+}
+
+export interface CreatedSetupIntent {
+  providerSetupIntentId: string;
+  clientSecret: string;
+}
+
+export type SetupIntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'succeeded'
+  | 'canceled';
+
+export interface SetupIntentState {
+  providerSetupIntentId: string;
+  status: SetupIntentStatus;
+  /** The card, once the setup succeeded; null before. */
+  card: ProviderCard | null;
 }
 
 export interface PaymentGateway {
-  readonly provider: string;
+  readonly provider: 'simulator' | 'stripe';
   /** Tokenizes a card (in production the provider's own fields do this in the browser). */
   createCard(card: CardDetails): Promise<ProviderCard>;
+  /** Creates and confirms a payment intent; off session the engine's, on session the customer's. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** The current state of a payment intent, as the provider has it. */
+  retrievePaymentIntent(providerRef: string): Promise<PaymentIntentState>;
+  /** Cancels a payment intent still waiting for the customer; answers its state afterwards. */
+  cancelPaymentIntent(providerRef: string): Promise<PaymentIntentState>;
+  createSetupIntent(request: SetupIntentRequest): Promise<CreatedSetupIntent>;
+  retrieveSetupIntent(providerSetupIntentId: string): Promise<SetupIntentState>;
+  /** Forgets a saved card at the provider (after it was removed from the organization). */
+  detachPaymentMethod(providerPaymentMethodId: string): Promise<void>;
 }
 
+/** A refusal the customer may read: a decline, an invalid card, a failed authentication. */
 export class CardError extends Error {}
+
+/** The provider could not be reached or failed: nothing is known about the outcome. */
+export class ProviderUnavailableError extends Error {}

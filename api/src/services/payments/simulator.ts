@@ -1,12 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  AUTHENTICATION_FAILED_MESSAGE,
+  type SimulatorPaymentResponse,
+  type SimulatorSetupConfirmResponse,
+} from '@meterline/domain';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { PaymentEvent } from './payment-event.ts';
 import {
   CardError,
   type CardDetails,
   type ChargeOutcome,
   type ChargeRequest,
+  type CreatedSetupIntent,
   type PaymentGateway,
+  type PaymentIntentState,
   type ProviderCard,
+  type SetupIntentRequest,
+  type SetupIntentState,
 } from './payment-gateway.ts';
 
 /** The card provider's standard test cards and what each does. */
@@ -26,8 +37,13 @@ export const DECLINE_MESSAGES: Record<Exclude<TestOutcome, 'succeed' | 'authenti
   expired: 'Your card has expired.',
 };
 export const AUTHENTICATION_REQUIRED = 'This payment requires authentication by the card holder.';
+export const PAYMENT_CANCELED = 'This payment was canceled.';
 
 const id = (prefix: string) => `${prefix}_sim_${randomBytes(12).toString('hex')}`;
+const secretFor = (intentId: string) => `${intentId}_secret_${randomBytes(16).toString('hex')}`;
+/** The same idempotency key names the same intent: a retried create call finds the first one. */
+const idFromKey = (prefix: string, key: string) =>
+  `${prefix}_sim_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
 
 function luhnValid(number: string): boolean {
   let total = 0;
@@ -49,9 +65,35 @@ function brandOf(number: string): string {
   return 'unknown';
 }
 
+/** A refusal of a simulator call that is not about the card: an unknown intent or challenge, a wrong state. */
+export class SimulatorRequestError extends Error {
+  constructor(
+    readonly statusCode: 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What a browser-facing simulator call did: its answer (or the card's refusal), and the events it emits,
+ * which the caller delivers to the payment event handler, as the provider delivers its webhooks.
+ */
+export type SimulatorResult<T> =
+  | { ok: true; response: T; events: PaymentEvent[] }
+  | { ok: false; message: string; events: PaymentEvent[] };
+
+type IntentRow = {
+  id: string;
+  status: string;
+  failure_message: string | null;
+  client_secret: string;
+  idempotency_key: string | null;
+};
+
 /**
  * The built-in payment provider, with the card provider's test-mode semantics. It keeps its own tables
- * (its cards and intents), as a real provider keeps its own records.
+ * (its cards, intents and challenges), as a real provider keeps its own records.
  */
 export class PaymentSimulator implements PaymentGateway {
   readonly provider = 'simulator';
@@ -61,42 +103,56 @@ export class PaymentSimulator implements PaymentGateway {
     private readonly now: () => Date,
   ) {}
 
-  async createCard(card: CardDetails): Promise<ProviderCard> {
+  /** Checks a card as the provider's fields would; throws the provider's message for a bad one. */
+  private inspect(card: CardDetails): { number: string; brand: string; behaviour: TestOutcome } {
     const number = card.number.replace(/[\s-]/g, '');
     if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
       throw new CardError('Your card number is invalid.');
     }
-    const now = this.now();
     const expiry = Date.UTC(card.expYear, card.expMonth, 1);
-    if (card.expMonth < 1 || card.expMonth > 12 || expiry <= now.getTime()) {
+    if (card.expMonth < 1 || card.expMonth > 12 || expiry <= this.now().getTime()) {
       throw new CardError("Your card's expiration date is in the past.");
     }
     if (!/^\d{3,4}$/.test(card.cvc)) throw new CardError("Your card's security code is invalid.");
-    const brand = TEST_CARDS[number]?.brand ?? brandOf(number);
+    const known = TEST_CARDS[number];
+    return {
+      number,
+      brand: known?.brand ?? brandOf(number),
+      behaviour: known?.outcome ?? 'succeed',
+    };
+  }
+
+  private async insertCard(
+    db: Db,
+    card: CardDetails,
+    inspected: { number: string; brand: string },
+  ) {
     const row = {
       id: id('pm'),
-      card_number: number,
-      brand,
+      card_number: inspected.number,
+      brand: inspected.brand,
       exp_month: card.expMonth,
       exp_year: card.expYear,
     };
-    await this.db.insertInto('simulator_payment_methods').values(row).execute();
+    await db.insertInto('simulator_payment_methods').values(row).execute();
+    return row;
+  }
+
+  async createCard(card: CardDetails): Promise<ProviderCard> {
+    const inspected = this.inspect(card);
+    const row = await this.insertCard(this.db, card, inspected);
     return {
       providerPaymentMethodId: row.id,
-      brand,
-      last4: number.slice(-4),
-      expMonth: card.expMonth,
-      expYear: card.expYear,
+      brand: row.brand,
+      last4: row.card_number.slice(-4),
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
     };
   }
 
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
-    const existing = await this.db
-      .selectFrom('simulator_payment_intents')
-      .selectAll()
-      .where('idempotency_key', '=', request.idempotencyKey)
-      .executeTakeFirst();
-    if (existing) return outcomeOf(existing);
+    const existing = await this.findIntentByKey(request.idempotencyKey);
+    if (existing) return chargeOutcomeOf(existing);
 
     const card = await this.db
       .selectFrom('simulator_payment_methods')
@@ -117,14 +173,15 @@ export class PaymentSimulator implements PaymentGateway {
       status = 'failed';
       failure = DECLINE_MESSAGES[behaviour];
     }
+    const intentId = id('pi');
     const intent = {
-      id: id('pi'),
+      id: intentId,
       idempotency_key: request.idempotencyKey,
       amount_cents: request.amountCents,
       payment_method_id: card.id,
       status,
       failure_message: failure,
-      client_secret: `${id('pi')}_secret_${randomBytes(8).toString('hex')}`,
+      client_secret: secretFor(intentId),
     };
     // A concurrent twin with the same key loses the insert and reads the winner's outcome.
     const inserted = await this.db
@@ -133,22 +190,361 @@ export class PaymentSimulator implements PaymentGateway {
       .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (inserted) return outcomeOf(inserted);
-    const winner = await this.db
+    if (inserted) return chargeOutcomeOf(inserted);
+    const winner = await this.findIntentByKey(request.idempotencyKey);
+    if (!winner) throw new Error('The simulator lost a payment intent');
+    return chargeOutcomeOf(winner);
+  }
+
+  private findIntentByKey(key: string) {
+    return this.db
       .selectFrom('simulator_payment_intents')
       .selectAll()
-      .where('idempotency_key', '=', request.idempotencyKey)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+  }
+
+  async retrievePaymentIntent(providerRef: string): Promise<PaymentIntentState> {
+    const intent = await this.db
+      .selectFrom('simulator_payment_intents')
+      .selectAll()
+      .where('id', '=', providerRef)
+      .executeTakeFirst();
+    if (!intent) throw new SimulatorRequestError(404, 'No such payment intent.');
+    return chargeOutcomeOf(intent);
+  }
+
+  async cancelPaymentIntent(providerRef: string): Promise<PaymentIntentState> {
+    return this.db.transaction().execute(async (trx) => {
+      const intent = await trx
+        .selectFrom('simulator_payment_intents')
+        .selectAll()
+        .where('id', '=', providerRef)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!intent) throw new SimulatorRequestError(404, 'No such payment intent.');
+      if (intent.status !== 'requires_action') return chargeOutcomeOf(intent);
+      await trx
+        .updateTable('simulator_payment_intents')
+        .set({ status: 'canceled', failure_message: PAYMENT_CANCELED, updated_at: this.now() })
+        .where('id', '=', providerRef)
+        .execute();
+      await this.cancelChallenges(trx, 'payment', providerRef);
+      return { status: 'failed', providerRef, message: PAYMENT_CANCELED };
+    });
+  }
+
+  async createSetupIntent(request: SetupIntentRequest): Promise<CreatedSetupIntent> {
+    const intentId = idFromKey('seti', request.idempotencyKey);
+    await this.db
+      .insertInto('simulator_setup_intents')
+      .values({
+        id: intentId,
+        client_secret: secretFor(intentId),
+        status: 'requires_payment_method',
+        metadata: JSON.stringify({ organization_id: request.organizationId }),
+      })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('simulator_setup_intents')
+      .select(['id', 'client_secret'])
+      .where('id', '=', intentId)
       .executeTakeFirstOrThrow();
-    return outcomeOf(winner);
+    return { providerSetupIntentId: row.id, clientSecret: row.client_secret };
+  }
+
+  async retrieveSetupIntent(providerSetupIntentId: string): Promise<SetupIntentState> {
+    const row = await this.db
+      .selectFrom('simulator_setup_intents')
+      .leftJoin(
+        'simulator_payment_methods',
+        'simulator_payment_methods.id',
+        'simulator_setup_intents.payment_method_id',
+      )
+      .select([
+        'simulator_setup_intents.id',
+        'simulator_setup_intents.status',
+        'simulator_payment_methods.id as pm_id',
+        'simulator_payment_methods.card_number',
+        'simulator_payment_methods.brand',
+        'simulator_payment_methods.exp_month',
+        'simulator_payment_methods.exp_year',
+      ])
+      .where('simulator_setup_intents.id', '=', providerSetupIntentId)
+      .executeTakeFirst();
+    if (!row) throw new SimulatorRequestError(404, 'No such setup intent.');
+    const card =
+      row.status === 'succeeded' && row.pm_id && row.card_number && row.brand
+        ? {
+            providerPaymentMethodId: row.pm_id,
+            brand: row.brand,
+            last4: row.card_number.slice(-4),
+            expMonth: row.exp_month ?? 0,
+            expYear: row.exp_year ?? 0,
+          }
+        : null;
+    return { providerSetupIntentId: row.id, status: row.status, card };
+  }
+
+  async detachPaymentMethod(): Promise<void> {
+    // The simulator keeps its records; nothing can charge a card our tables no longer name.
+  }
+
+  // The browser-facing side: what the provider's card fields, challenge screen and hosted pages do.
+
+  /** Confirms a setup with the card typed into the simulator's card form. */
+  async confirmSetupIntent(
+    clientSecret: string,
+    card: CardDetails,
+  ): Promise<SimulatorResult<SimulatorSetupConfirmResponse>> {
+    return this.db.transaction().execute(async (trx) => {
+      const intent = await trx
+        .selectFrom('simulator_setup_intents')
+        .selectAll()
+        .where('client_secret', '=', clientSecret)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!intent) throw new SimulatorRequestError(404, 'No such setup intent.');
+      // A repeated confirmation (a double submit) answers what the first one did.
+      if (intent.status === 'succeeded') {
+        return ok({ status: 'succeeded', setup_intent_id: intent.id });
+      }
+      if (intent.status === 'requires_action') {
+        const challenge = await this.pendingChallenge(trx, 'setup', intent.id);
+        return ok({ status: 'requires_action', setup_intent_id: intent.id, challenge });
+      }
+      if (intent.status === 'canceled') {
+        throw new SimulatorRequestError(409, 'This card setup was canceled.');
+      }
+      let inspected: ReturnType<PaymentSimulator['inspect']>;
+      try {
+        inspected = this.inspect(card);
+      } catch (error) {
+        if (error instanceof CardError)
+          return await this.refuseSetup(trx, intent.id, error.message);
+        throw error;
+      }
+      const { behaviour } = inspected;
+      if (behaviour !== 'succeed' && behaviour !== 'authenticate') {
+        return this.refuseSetup(trx, intent.id, DECLINE_MESSAGES[behaviour]);
+      }
+      const method = await this.insertCard(trx, card, inspected);
+      if (behaviour === 'authenticate') {
+        await trx
+          .updateTable('simulator_setup_intents')
+          .set({
+            status: 'requires_action',
+            payment_method_id: method.id,
+            last_error: null,
+            updated_at: this.now(),
+          })
+          .where('id', '=', intent.id)
+          .execute();
+        const challenge = await this.pendingChallenge(trx, 'setup', intent.id);
+        return ok({ status: 'requires_action', setup_intent_id: intent.id, challenge });
+      }
+      await trx
+        .updateTable('simulator_setup_intents')
+        .set({
+          status: 'succeeded',
+          payment_method_id: method.id,
+          last_error: null,
+          updated_at: this.now(),
+        })
+        .where('id', '=', intent.id)
+        .execute();
+      return ok({ status: 'succeeded', setup_intent_id: intent.id }, [setupSucceeded(intent.id)]);
+    });
+  }
+
+  /** A declined setup saves nothing; the intent waits for another card, as the provider's does. */
+  private async refuseSetup(
+    trx: Db,
+    intentId: string,
+    message: string,
+  ): Promise<SimulatorResult<never>> {
+    await trx
+      .updateTable('simulator_setup_intents')
+      .set({ last_error: message, updated_at: this.now() })
+      .where('id', '=', intentId)
+      .execute();
+    return { ok: false, message, events: [] };
+  }
+
+  /** The browser confirms an on-session payment intent with its client secret (3-D Secure, if asked). */
+  async confirmPaymentIntent(
+    clientSecret: string,
+  ): Promise<SimulatorResult<SimulatorPaymentResponse>> {
+    return this.db.transaction().execute(async (trx) => {
+      const intent = await trx
+        .selectFrom('simulator_payment_intents')
+        .selectAll()
+        .where('client_secret', '=', clientSecret)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!intent) throw new SimulatorRequestError(404, 'No such payment intent.');
+      if (intent.status === 'succeeded') return ok({ status: 'succeeded' });
+      if (intent.status === 'requires_action') {
+        const challenge = await this.pendingChallenge(trx, 'payment', intent.id);
+        return ok({ status: 'requires_action', challenge });
+      }
+      return {
+        ok: false,
+        message: intent.failure_message ?? 'Payment failed.',
+        events: [],
+      };
+    });
+  }
+
+  /** The challenge screen's two buttons. The first answer settles it; a repeat answers the same. */
+  async resolveChallenge(
+    challengeId: string,
+    outcome: 'complete' | 'fail',
+  ): Promise<SimulatorResult<{ status: 'succeeded'; setup_intent_id?: string }>> {
+    return this.db.transaction().execute(async (trx) => {
+      const challenge = await trx
+        .selectFrom('simulator_challenges')
+        .selectAll()
+        .where('id', '=', challengeId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!challenge) throw new SimulatorRequestError(404, 'No such authentication challenge.');
+      const setupId = challenge.intent_type === 'setup' ? challenge.intent_id : undefined;
+      const succeeded = ok({
+        status: 'succeeded' as const,
+        ...(setupId ? { setup_intent_id: setupId } : {}),
+      });
+      if (challenge.status === 'completed') return succeeded;
+      if (challenge.status === 'failed') {
+        return { ok: false, message: AUTHENTICATION_FAILED_MESSAGE, events: [] };
+      }
+      if (challenge.status === 'canceled') {
+        return { ok: false, message: PAYMENT_CANCELED, events: [] };
+      }
+
+      const at = this.now();
+      await trx
+        .updateTable('simulator_challenges')
+        .set({ status: outcome === 'complete' ? 'completed' : 'failed', resolved_at: at })
+        .where('id', '=', challengeId)
+        .execute();
+
+      if (challenge.intent_type === 'setup') {
+        if (outcome === 'complete') {
+          await trx
+            .updateTable('simulator_setup_intents')
+            .set({ status: 'succeeded', updated_at: at })
+            .where('id', '=', challenge.intent_id)
+            .where('status', '=', 'requires_action')
+            .execute();
+          return { ...succeeded, events: [setupSucceeded(challenge.intent_id)] };
+        }
+        // A failed authentication keeps no card: the setup waits for another one.
+        await trx
+          .updateTable('simulator_setup_intents')
+          .set({
+            status: 'requires_payment_method',
+            payment_method_id: null,
+            last_error: AUTHENTICATION_FAILED_MESSAGE,
+            updated_at: at,
+          })
+          .where('id', '=', challenge.intent_id)
+          .execute();
+        return { ok: false, message: AUTHENTICATION_FAILED_MESSAGE, events: [] };
+      }
+
+      const intent = await trx
+        .selectFrom('simulator_payment_intents')
+        .select(['id', 'idempotency_key', 'status'])
+        .where('id', '=', challenge.intent_id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      if (intent.status !== 'requires_action') {
+        throw new SimulatorRequestError(409, 'This payment no longer needs authentication.');
+      }
+      if (outcome === 'complete') {
+        await trx
+          .updateTable('simulator_payment_intents')
+          .set({ status: 'succeeded', failure_message: null, updated_at: at })
+          .where('id', '=', intent.id)
+          .execute();
+        return {
+          ...succeeded,
+          events: [
+            {
+              id: id('evt'),
+              type: 'payment_intent.succeeded',
+              providerRef: intent.id,
+              chargeKey: intent.idempotency_key,
+            },
+          ],
+        };
+      }
+      await trx
+        .updateTable('simulator_payment_intents')
+        .set({ status: 'failed', failure_message: AUTHENTICATION_FAILED_MESSAGE, updated_at: at })
+        .where('id', '=', intent.id)
+        .execute();
+      return {
+        ok: false,
+        message: AUTHENTICATION_FAILED_MESSAGE,
+        events: [
+          {
+            id: id('evt'),
+            type: 'payment_intent.payment_failed',
+            providerRef: intent.id,
+            chargeKey: intent.idempotency_key,
+            message: AUTHENTICATION_FAILED_MESSAGE,
+          },
+        ],
+      };
+    });
+  }
+
+  /** The intent's open challenge, created on first sight; one at a time per intent. */
+  private async pendingChallenge(
+    trx: Db,
+    intentType: 'setup' | 'payment',
+    intentId: string,
+  ): Promise<{ id: string }> {
+    const existing = await trx
+      .selectFrom('simulator_challenges')
+      .select('id')
+      .where('intent_type', '=', intentType)
+      .where('intent_id', '=', intentId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (existing) return existing;
+    // The id is the only thing that authorizes answering the challenge: unguessable, like a secret.
+    const challengeId = `chl_sim_${randomBytes(24).toString('base64url')}`;
+    await trx
+      .insertInto('simulator_challenges')
+      .values({ id: challengeId, intent_type: intentType, intent_id: intentId, status: 'pending' })
+      .execute();
+    return { id: challengeId };
+  }
+
+  private async cancelChallenges(trx: Db, intentType: 'setup' | 'payment', intentId: string) {
+    await trx
+      .updateTable('simulator_challenges')
+      .set({ status: 'canceled', resolved_at: sql`now()` })
+      .where('intent_type', '=', intentType)
+      .where('intent_id', '=', intentId)
+      .where('status', '=', 'pending')
+      .execute();
   }
 }
 
-function outcomeOf(intent: {
-  id: string;
-  status: string;
-  failure_message: string | null;
-  client_secret: string;
-}): ChargeOutcome {
+function ok<T>(response: T, events: PaymentEvent[] = []): SimulatorResult<T> {
+  return { ok: true, response, events };
+}
+
+function setupSucceeded(setupIntentId: string): PaymentEvent {
+  return { id: id('evt'), type: 'setup_intent.succeeded', providerSetupIntentId: setupIntentId };
+}
+
+function chargeOutcomeOf(intent: IntentRow): ChargeOutcome {
   if (intent.status === 'succeeded') return { status: 'succeeded', providerRef: intent.id };
   if (intent.status === 'requires_action') {
     return {

@@ -1,0 +1,99 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { ChargesTable } from '../db/schema.ts';
+
+export type ChargeRow = Selectable<ChargesTable>;
+
+export interface NewCharge {
+  id: string;
+  organizationId: string;
+  invoiceId: string | null;
+  purpose: 'invoice' | 'top_up';
+  amountCents: number;
+  paymentMethodId: string | null;
+  providerPaymentMethodId: string;
+  idempotencyKey: string;
+  createdBy: string | null;
+  profileUpdate: unknown;
+  at: Date;
+}
+
+export function findChargeByKey(db: Db, idempotencyKey: string): Promise<ChargeRow | undefined> {
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+}
+
+/**
+ * Writes a pending charge before the provider is called. The idempotency key is unique: a second writer
+ * with the same key (a retry, a double submit) waits for the first and then writes nothing; it gets
+ * undefined and reads the first one's charge instead.
+ */
+export async function insertPendingCharge(
+  db: Db,
+  charge: NewCharge,
+): Promise<ChargeRow | undefined> {
+  return db
+    .insertInto('charges')
+    .values({
+      id: charge.id,
+      organization_id: charge.organizationId,
+      invoice_id: charge.invoiceId,
+      purpose: charge.purpose,
+      amount_cents: charge.amountCents,
+      payment_method_id: charge.paymentMethodId,
+      provider_payment_method_id: charge.providerPaymentMethodId,
+      idempotency_key: charge.idempotencyKey,
+      status: 'pending',
+      created_by: charge.createdBy,
+      profile_update: charge.profileUpdate === null ? null : JSON.stringify(charge.profileUpdate),
+      created_at: charge.at,
+      updated_at: charge.at,
+    })
+    .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function lockCharge(db: Db, chargeId: string): Promise<ChargeRow | undefined> {
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('id', '=', chargeId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The charge a provider event is about: by the intent's id, else by the charge key it carries. */
+export async function lockChargeForIntent(
+  db: Db,
+  providerRef: string,
+  chargeKey: string | null,
+): Promise<ChargeRow | undefined> {
+  const byRef = await db
+    .selectFrom('charges')
+    .selectAll()
+    .where('provider_ref', '=', providerRef)
+    .forUpdate()
+    .executeTakeFirst();
+  if (byRef || !chargeKey) return byRef;
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('idempotency_key', '=', chargeKey)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The invoice's charges still waiting for the customer or the provider, other than `exceptKey`. */
+export function openInvoiceCharges(db: Db, invoiceId: string, exceptKey: string) {
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .where('status', 'in', ['pending', 'requires_action'])
+    .where('idempotency_key', '<>', exceptKey)
+    .execute();
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CAPTCHA_FAILED_MESSAGE,
+  customerAddressSchema,
+  customerUpdateSchema,
+  dollarsToCentsExact,
+  normalizeTaxId,
+  taxIdSchema,
+  type TopUpBody,
+  type TopUpResponse,
+} from '@meterline/domain';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { HttpError } from '../../plugins/errors.ts';
+import {
+  findChargeByKey,
+  insertPendingCharge,
+  type ChargeRow,
+} from '../../repositories/charges.ts';
+import { getCustomerProfile } from '../../repositories/customers.ts';
+import { findPaymentMethod } from '../../repositories/payment-methods.ts';
+import { newId } from '../billing/ids.ts';
+import type { Captcha } from '../captcha/captcha.ts';
+import type { PaymentGateway, PaymentIntentState } from '../payments/payment-gateway.ts';
+import { PAYMENT_METHOD_NOT_FOUND } from '../payments/payment-methods.ts';
+import { settleCharge, type ProfileUpdate } from '../payments/settle-charge.ts';
+
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was already used for a different top-up';
+export const BILLED_VIA_PARTNER =
+  'This organization is billed via a partner: credits cannot be applied to its invoices';
+
+export interface TopUpDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  clock: Clock;
+  captcha: Captcha;
+}
+
+export interface TopUpInput {
+  organizationId: string;
+  userId: string;
+  /** The client's Idempotency-Key; without one, the request is an attempt of its own. */
+  idempotencyKey: string | undefined;
+  body: TopUpBody;
+  remoteIp?: string;
+}
+
+/** The charge key of a top-up: the client's key, scoped to the organization. */
+export function topUpChargeKey(organizationId: string, clientKey: string): string {
+  return `top_up:${organizationId}:${clientKey}`;
+}
+
+/**
+ * Buys credit with a saved card. In order: the captcha and the card are checked and a pending charge is
+ * written under the idempotency key (one transaction: a failed check writes nothing); the provider is
+ * asked to charge under the same key; the outcome settles the charge, and the move to `succeeded` adds
+ * the credit in the same transaction. A repeated key resumes or answers the first attempt, without
+ * checking the captcha again; a crash anywhere in between is finished by the next attempt with the key.
+ */
+export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<TopUpResponse> {
+  const { db, clock } = deps;
+  const amountCents = dollarsToCentsExact(input.body.amount);
+  const profileUpdate = await profileUpdateOf(db, input.organizationId, input.body);
+  const key = topUpChargeKey(input.organizationId, input.idempotencyKey ?? randomUUID());
+
+  const existing = await findChargeByKey(db, key);
+  if (existing) return resume(deps, existing, input.body.payment_method_id, amountCents);
+
+  // Its invoices come from the partner, so a credit here could never be used: take no money for it.
+  const subscription = await db
+    .selectFrom('subscriptions')
+    .select('billing_via_partner')
+    .where('organization_id', '=', input.organizationId)
+    .executeTakeFirstOrThrow();
+  if (subscription.billing_via_partner) throw new HttpError(409, BILLED_VIA_PARTNER);
+
+  const claimed = await db.transaction().execute(async (trx) => {
+    const method = await findPaymentMethod(trx, input.organizationId, input.body.payment_method_id);
+    const charge = await insertPendingCharge(trx, {
+      id: newId('ch'),
+      organizationId: input.organizationId,
+      invoiceId: null,
+      purpose: 'top_up',
+      amountCents,
+      paymentMethodId: input.body.payment_method_id,
+      providerPaymentMethodId: method?.provider_payment_method_id ?? '',
+      idempotencyKey: key,
+      createdBy: input.userId,
+      profileUpdate,
+      at: clock.now(),
+    });
+    // A twin with the same key got there first: it owns the captcha check and the provider call.
+    if (!charge) return null;
+    const passed = await deps.captcha.verify(input.body.hcaptcha_token, {
+      userId: input.userId,
+      remoteIp: input.remoteIp,
+      db: trx,
+    });
+    if (!passed) throw new HttpError(400, CAPTCHA_FAILED_MESSAGE);
+    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    return charge;
+  });
+  if (!claimed) {
+    const twin = await findChargeByKey(db, key);
+    if (!twin) throw new Error(`Top-up ${key} vanished`);
+    return resume(deps, twin, input.body.payment_method_id, amountCents);
+  }
+  return chargeAndSettle(deps, claimed);
+}
+
+/** The provider call and the settlement: the step that a crash or a timeout leaves to the next attempt. */
+export async function chargeAndSettle(deps: TopUpDeps, charge: ChargeRow): Promise<TopUpResponse> {
+  const outcome = await deps.gateway.charge({
+    amountCents: charge.amount_cents,
+    providerPaymentMethodId: charge.provider_payment_method_id ?? '',
+    idempotencyKey: charge.idempotency_key,
+    description: 'Credit top-up',
+    offSession: false,
+    metadata: { organization_id: charge.organization_id, purpose: 'top_up' },
+  });
+  return answer(deps, charge, outcome);
+}
+
+async function resume(
+  deps: TopUpDeps,
+  charge: ChargeRow,
+  paymentMethodId: string,
+  amountCents: number,
+): Promise<TopUpResponse> {
+  if (charge.amount_cents !== amountCents || charge.payment_method_id !== paymentMethodId) {
+    throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+  }
+  switch (charge.status) {
+    case 'succeeded':
+      return { status: 'succeeded', payment_intent_secret: null };
+    case 'failed':
+      throw new HttpError(402, charge.failure_message ?? 'Payment failed.');
+    case 'requires_action':
+      return answer(
+        deps,
+        charge,
+        await deps.gateway.retrievePaymentIntent(charge.provider_ref ?? ''),
+      );
+    case 'pending':
+      // Processing at the provider, or interrupted before or after the provider call.
+      if (charge.provider_ref) {
+        return answer(deps, charge, await deps.gateway.retrievePaymentIntent(charge.provider_ref));
+      }
+      return chargeAndSettle(deps, charge);
+  }
+}
+
+async function answer(
+  deps: TopUpDeps,
+  charge: ChargeRow,
+  outcome: PaymentIntentState,
+): Promise<TopUpResponse> {
+  const settled = await settleCharge(deps.db, charge.id, outcome, deps.clock.now());
+  switch (settled.status) {
+    case 'succeeded':
+      return { status: 'succeeded', payment_intent_secret: null };
+    case 'failed':
+      throw new HttpError(402, settled.failure_message ?? 'Payment failed.');
+    case 'requires_action':
+      return {
+        status: 'requires_action',
+        payment_intent_secret: outcome.status === 'requires_action' ? outcome.clientSecret : null,
+      };
+    case 'pending':
+      return { status: 'processing', payment_intent_secret: null };
+  }
+}
+
+function firstMessage(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'Invalid billing details';
+}
+
+/**
+ * The billing details a top-up may carry, checked by the profile's own rules before anything happens.
+ * Only what is given changes; an empty address or tax ID is "not given", never "clear it".
+ */
+async function profileUpdateOf(
+  db: Db,
+  organizationId: string,
+  body: TopUpBody,
+): Promise<ProfileUpdate | null> {
+  const update: ProfileUpdate = {};
+  if (body.billing_name) {
+    const name = customerUpdateSchema.shape.billing_name.safeParse(body.billing_name);
+    if (!name.success) throw new HttpError(400, firstMessage(name.error));
+    update.billing_name = name.data;
+  }
+  const address = body.address;
+  if (address && Object.values(address).some((value) => value && String(value).trim())) {
+    const parsed = customerAddressSchema.safeParse({
+      line1: address.line1,
+      ...(address.line2 ? { line2: address.line2 } : {}),
+      city: address.city,
+      ...(address.state ? { state: address.state } : {}),
+      postal_code: address.postal_code,
+      country: address.country,
+    });
+    if (!parsed.success) throw new HttpError(400, firstMessage(parsed.error));
+    update.address = parsed.data;
+  }
+  const taxId = body.tax_id;
+  let current: Awaited<ReturnType<typeof getCustomerProfile>> | null = null;
+  if (taxId && taxId.type.trim() && taxId.value.trim()) {
+    current = await getCustomerProfile(db, organizationId);
+    const country = taxId.country ?? update.address?.country ?? current.address?.country;
+    const parsed = taxIdSchema.safeParse({ type: taxId.type, value: taxId.value, country });
+    if (!parsed.success) throw new HttpError(400, firstMessage(parsed.error));
+    update.tax_id = normalizeTaxId(parsed.data);
+  }
+  if (update.address && !update.billing_name) {
+    current ??= await getCustomerProfile(db, organizationId);
+    if (!current.billing_name) {
+      throw new HttpError(400, 'Name must be at least 3 letters long');
+    }
+  }
+  return Object.keys(update).length > 0 ? update : null;
+}

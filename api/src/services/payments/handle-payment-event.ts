@@ -1,0 +1,80 @@
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { lockChargeForIntent } from '../../repositories/charges.ts';
+import type { PaymentEvent } from './payment-event.ts';
+import type { PaymentGateway, SetupIntentState } from './payment-gateway.ts';
+import { recordSetupCardIn } from './payment-methods.ts';
+import { settleChargeIn } from './settle-charge.ts';
+
+export interface PaymentEventDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  clock: Clock;
+}
+
+export type EventResult = 'applied' | 'duplicate' | 'unknown';
+
+/**
+ * The one handler of provider events, fed by the simulator and by the provider's signed webhooks. It is
+ * idempotent twice over: an event id is applied once (recorded in the same transaction as its effect),
+ * and its effect is a state transition of a charge or a card setup that happens once whatever the order.
+ */
+export async function handlePaymentEvent(
+  deps: PaymentEventDeps,
+  event: PaymentEvent,
+): Promise<EventResult> {
+  const { db, gateway, clock } = deps;
+  if (await alreadyApplied(db, event.id)) return 'duplicate';
+  // A card's details come from the provider, asked before the transaction (never inside one).
+  let setup: SetupIntentState | null = null;
+  if (event.type === 'setup_intent.succeeded') {
+    setup = await gateway.retrieveSetupIntent(event.providerSetupIntentId);
+  }
+  const at = clock.now();
+  return db.transaction().execute(async (trx): Promise<EventResult> => {
+    const recorded = await trx
+      .insertInto('payment_events')
+      .values({ id: event.id, provider: gateway.provider, type: event.type, received_at: at })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!recorded) return 'duplicate';
+
+    if (event.type === 'setup_intent.succeeded') {
+      if (!setup) return 'unknown';
+      const card = await recordSetupCardIn(trx, gateway.provider, setup, at);
+      return card ? 'applied' : 'unknown';
+    }
+    const charge = await lockChargeForIntent(trx, event.providerRef, event.chargeKey);
+    if (!charge) return 'unknown';
+    await settleChargeIn(
+      trx,
+      charge.id,
+      event.type === 'payment_intent.succeeded'
+        ? { status: 'succeeded', providerRef: event.providerRef }
+        : { status: 'failed', providerRef: event.providerRef, message: event.message },
+      at,
+    );
+    return 'applied';
+  });
+}
+
+async function alreadyApplied(db: Db, eventId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('payment_events')
+    .select('id')
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Delivers a simulator call's events, in order, as the provider delivers its webhooks. A failure reaches
+ * the caller; a retried top-up or invoice payment, and attach, reconcile from the provider's state.
+ */
+export async function deliverEvents(
+  deps: PaymentEventDeps,
+  events: readonly PaymentEvent[],
+): Promise<void> {
+  for (const event of events) await handlePaymentEvent(deps, event);
+}

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { HttpError } from '../../plugins/errors.ts';
+import {
+  findChargeByKey,
+  insertPendingCharge,
+  openInvoiceCharges,
+  type ChargeRow,
+} from '../../repositories/charges.ts';
+import { lockInvoice } from '../../repositories/invoices.ts';
+import { newId } from '../billing/ids.ts';
+import {
+  CardError,
+  type CardDetails,
+  type PaymentGateway,
+  type PaymentIntentState,
+} from './payment-gateway.ts';
+import { settleCharge } from './settle-charge.ts';
+
+export const INVOICE_NOT_FOUND = 'Invoice not found';
+export const NOTHING_TO_PAY = 'This invoice has nothing left to pay';
+export const PAYMENT_IN_PROGRESS = 'A payment of this invoice is already in progress';
+const SUPERSEDED = 'Replaced by a newer payment attempt.';
+/** A pending charge younger than this is another request still talking to the provider. */
+const IN_FLIGHT_MS = 10 * 60_000;
+
+export interface PayInvoiceDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  clock: Clock;
+}
+
+export type PayInvoiceResult =
+  | { status: 'succeeded' }
+  | { status: 'requires_action'; clientSecret: string }
+  | { status: 'processing' };
+
+/** The charge key of a Pay Now attempt: the same as the engine's collect-invoice uses for pay_now. */
+export function invoicePaymentKey(invoiceId: string, clientKey: string): string {
+  return `invoice:${invoiceId}:pay:${clientKey}`;
+}
+
+/**
+ * Pay Now on the hosted invoice page: charges the card typed there (tokenized at the provider, never saved
+ * to the organization) for the amount due. A charge row keyed by the request's Idempotency-Key is written
+ * before the provider call; success marks the invoice paid and lifts an overdue restriction in the same
+ * transaction (see settle-charge). A retry or a double submit with the key charges once; another attempt
+ * while one is in flight is refused; an abandoned 3-D Secure attempt is cancelled before a new one.
+ */
+export async function payInvoice(
+  deps: PayInvoiceDeps,
+  input: {
+    organizationId: string;
+    invoiceId: string;
+    idempotencyKey: string | undefined;
+    card: CardDetails;
+    userId: string;
+  },
+): Promise<PayInvoiceResult> {
+  const { db, gateway, clock } = deps;
+  const key = invoicePaymentKey(input.invoiceId, input.idempotencyKey ?? randomUUID());
+  const existing = await findChargeByKey(db, key);
+  if (existing) return resume(deps, existing, input.organizationId);
+
+  await checkPayable(db, input.organizationId, input.invoiceId);
+  await cancelAbandonedAttempts(deps, input.invoiceId, key);
+
+  let providerPaymentMethodId: string;
+  try {
+    providerPaymentMethodId = (await gateway.createCard(input.card)).providerPaymentMethodId;
+  } catch (error) {
+    if (error instanceof CardError) throw new HttpError(402, error.message);
+    throw error;
+  }
+
+  const claimed = await db.transaction().execute(async (trx) => {
+    const invoice = await checkPayable(trx, input.organizationId, input.invoiceId);
+    const others = await openInvoiceCharges(trx, invoice.id, key);
+    const inFlight = others.some(
+      (charge) =>
+        charge.status === 'pending' &&
+        clock.now().getTime() - charge.updated_at.getTime() < IN_FLIGHT_MS,
+    );
+    const charge = await insertPendingCharge(trx, {
+      id: newId('ch'),
+      organizationId: invoice.organization_id,
+      invoiceId: invoice.id,
+      purpose: 'invoice',
+      amountCents: invoice.amount_due_cents,
+      paymentMethodId: null,
+      providerPaymentMethodId,
+      idempotencyKey: key,
+      createdBy: input.userId,
+      profileUpdate: null,
+      at: clock.now(),
+    });
+    if (charge && inFlight) throw new HttpError(409, PAYMENT_IN_PROGRESS);
+    return charge ?? null;
+  });
+  if (!claimed) {
+    const twin = await findChargeByKey(db, key);
+    if (!twin) throw new Error(`Invoice payment ${key} vanished`);
+    return resume(deps, twin, input.organizationId);
+  }
+  return chargeAndSettle(deps, claimed);
+}
+
+async function checkPayable(db: Db, organizationId: string, invoiceId: string) {
+  const invoice = await lockInvoice(db, invoiceId);
+  if (!invoice || invoice.organization_id !== organizationId) {
+    throw new HttpError(404, INVOICE_NOT_FOUND);
+  }
+  const payable = invoice.status === 'open' || invoice.status === 'uncollectible';
+  if (!payable || invoice.amount_due_cents <= 0) throw new HttpError(409, NOTHING_TO_PAY);
+  return invoice;
+}
+
+/**
+ * An earlier attempt left waiting for 3-D Secure could still be completed later and pay the invoice a
+ * second time: it is cancelled at the provider first (or, if it succeeded meanwhile, settled).
+ */
+async function cancelAbandonedAttempts(deps: PayInvoiceDeps, invoiceId: string, key: string) {
+  const waiting = (await openInvoiceCharges(deps.db, invoiceId, key)).filter(
+    (charge) => charge.status === 'requires_action' && charge.provider_ref,
+  );
+  for (const charge of waiting) {
+    const state = await deps.gateway.cancelPaymentIntent(charge.provider_ref ?? '');
+    await settleCharge(
+      deps.db,
+      charge.id,
+      state.status === 'failed' ? { ...state, message: SUPERSEDED } : state,
+      deps.clock.now(),
+    );
+  }
+}
+
+export async function chargeAndSettle(
+  deps: PayInvoiceDeps,
+  charge: ChargeRow,
+): Promise<PayInvoiceResult> {
+  const outcome = await deps.gateway.charge({
+    amountCents: charge.amount_cents,
+    providerPaymentMethodId: charge.provider_payment_method_id ?? '',
+    idempotencyKey: charge.idempotency_key,
+    description: `Invoice ${charge.invoice_id ?? ''}`,
+    offSession: false,
+    metadata: { organization_id: charge.organization_id, purpose: 'invoice' },
+  });
+  return answer(deps, charge, outcome);
+}
+
+async function resume(
+  deps: PayInvoiceDeps,
+  charge: ChargeRow,
+  organizationId: string,
+): Promise<PayInvoiceResult> {
+  if (charge.organization_id !== organizationId) throw new HttpError(404, INVOICE_NOT_FOUND);
+  switch (charge.status) {
+    case 'succeeded':
+      return { status: 'succeeded' };
+    case 'failed':
+      throw new HttpError(402, charge.failure_message ?? 'Payment failed.');
+    case 'requires_action':
+      return answer(
+        deps,
+        charge,
+        await deps.gateway.retrievePaymentIntent(charge.provider_ref ?? ''),
+      );
+    case 'pending':
+      if (charge.provider_ref) {
+        return answer(deps, charge, await deps.gateway.retrievePaymentIntent(charge.provider_ref));
+      }
+      return chargeAndSettle(deps, charge);
+  }
+}
+
+async function answer(
+  deps: PayInvoiceDeps,
+  charge: ChargeRow,
+  outcome: PaymentIntentState,
+): Promise<PayInvoiceResult> {
+  const settled = await settleCharge(deps.db, charge.id, outcome, deps.clock.now());
+  switch (settled.status) {
+    case 'succeeded':
+      return { status: 'succeeded' };
+    case 'failed':
+      throw new HttpError(402, settled.failure_message ?? 'Payment failed.');
+    case 'requires_action':
+      return {
+        status: 'requires_action',
+        clientSecret: outcome.status === 'requires_action' ? outcome.clientSecret : '',
+      };
+    case 'pending':
+      return { status: 'processing' };
+  }
+}

@@ -1,0 +1,149 @@
+import type { CustomerAddress, TaxId } from '@meterline/domain';
+import type { Db } from '../../db/database.ts';
+import { lockCharge, type ChargeRow } from '../../repositories/charges.ts';
+import { getCustomerProfile, saveCustomer, saveTaxId } from '../../repositories/customers.ts';
+import { lockInvoice } from '../../repositories/invoices.ts';
+import { liftOverdueRestriction } from '../billing/restrictions.ts';
+import type { PaymentIntentState } from './payment-gateway.ts';
+
+/** What a top-up asked to change on the billing profile; applied only when its charge succeeds. */
+export interface ProfileUpdate {
+  billing_name?: string;
+  address?: CustomerAddress;
+  tax_id?: TaxId;
+}
+
+/**
+ * The state machine of a charge, one transition per call, under a row lock:
+ *
+ *   pending ──> requires_action ──> succeeded
+ *      │              │                 ^
+ *      ├──────────────┴──> failed ──────┘ (only when the provider says the money moved after all)
+ *      └──> succeeded
+ *
+ * The effect of the money (a top-up's credit, an invoice marked paid) happens in the same transaction as
+ * the move into `succeeded`, and only on that move: whoever settles first (the request, a retry, the
+ * provider's event) applies it, everyone after finds it done. A failure never undoes a success.
+ */
+export async function settleChargeIn(
+  trx: Db,
+  chargeId: string,
+  state: PaymentIntentState,
+  at: Date,
+): Promise<ChargeRow> {
+  const charge = await lockCharge(trx, chargeId);
+  if (!charge) throw new Error(`No charge ${chargeId}`);
+  const providerRef = state.providerRef ?? charge.provider_ref;
+
+  switch (state.status) {
+    case 'succeeded': {
+      if (charge.status === 'succeeded') return charge;
+      const updated = await update(trx, chargeId, {
+        status: 'succeeded',
+        provider_ref: providerRef,
+        failure_message: null,
+        updated_at: at,
+      });
+      await applyEffect(trx, updated, at);
+      return updated;
+    }
+    case 'failed':
+      if (charge.status !== 'pending' && charge.status !== 'requires_action') return charge;
+      return update(trx, chargeId, {
+        status: 'failed',
+        provider_ref: providerRef,
+        failure_message: state.message,
+        updated_at: at,
+      });
+    case 'requires_action':
+      if (charge.status !== 'pending') return charge;
+      return update(trx, chargeId, {
+        status: 'requires_action',
+        provider_ref: providerRef,
+        updated_at: at,
+      });
+    case 'processing':
+      if (charge.status !== 'pending' || charge.provider_ref === providerRef) return charge;
+      return update(trx, chargeId, { provider_ref: providerRef, updated_at: at });
+  }
+}
+
+export function settleCharge(
+  db: Db,
+  chargeId: string,
+  state: PaymentIntentState,
+  at: Date,
+): Promise<ChargeRow> {
+  return db.transaction().execute((trx) => settleChargeIn(trx, chargeId, state, at));
+}
+
+function update(
+  trx: Db,
+  chargeId: string,
+  values: {
+    status?: ChargeRow['status'];
+    provider_ref: string | null;
+    failure_message?: string | null;
+    updated_at: Date;
+  },
+): Promise<ChargeRow> {
+  return trx
+    .updateTable('charges')
+    .set(values)
+    .where('id', '=', chargeId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<void> {
+  if (charge.purpose === 'top_up') {
+    const credited = await trx
+      .updateTable('subscriptions')
+      .set((eb) => ({
+        customer_balance_cents: eb('customer_balance_cents', '+', charge.amount_cents),
+      }))
+      .where('organization_id', '=', charge.organization_id)
+      .executeTakeFirst();
+    if (credited.numUpdatedRows !== 1n) {
+      throw new Error(`Top-up ${charge.id}: the organization has no subscription to credit`);
+    }
+    if (charge.profile_update) {
+      await applyProfileUpdate(trx, charge.organization_id, charge.profile_update as ProfileUpdate);
+    }
+    return;
+  }
+  if (!charge.invoice_id) return;
+  const invoice = await lockInvoice(trx, charge.invoice_id);
+  if (!invoice || (invoice.status !== 'open' && invoice.status !== 'uncollectible')) return;
+  await trx
+    .updateTable('invoices')
+    .set({
+      status: 'paid',
+      amount_paid_cents: invoice.amount_due_cents,
+      paid_at: at,
+      payment_attempted: true,
+      next_payment_attempt_at: null,
+    })
+    .where('id', '=', invoice.id)
+    .execute();
+  await liftOverdueRestriction(trx, invoice.organization_id, at);
+}
+
+async function applyProfileUpdate(
+  trx: Db,
+  organizationId: string,
+  update: ProfileUpdate,
+): Promise<void> {
+  if (update.billing_name !== undefined || update.address !== undefined) {
+    const current = await getCustomerProfile(trx, organizationId);
+    const billingName = update.billing_name ?? current.billing_name;
+    // The request checked that an address comes with a name; a name removed since leaves the profile be.
+    if (billingName) {
+      await saveCustomer(trx, organizationId, {
+        billing_name: billingName,
+        address: update.address ?? current.address,
+      });
+    }
+  }
+  if (update.tax_id) await saveTaxId(trx, organizationId, update.tax_id);
+}

@@ -1,0 +1,296 @@
+import Stripe from 'stripe';
+import type { Db } from '../../db/database.ts';
+import type { PaymentEvent } from './payment-event.ts';
+import {
+  CardError,
+  ProviderUnavailableError,
+  type CardDetails,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type CreatedSetupIntent,
+  type PaymentGateway,
+  type PaymentIntentState,
+  type ProviderCard,
+  type SetupIntentRequest,
+  type SetupIntentState,
+  type SetupIntentStatus,
+} from './payment-gateway.ts';
+
+/** How old a signed webhook may be (seconds): older ones are refused as possible replays. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** A webhook whose signature or timestamp does not check out. */
+export class WebhookSignatureError extends Error {}
+
+const CANCELED_MESSAGE = 'This payment was canceled.';
+
+/**
+ * The card provider's adapter, over the official SDK. Every create call carries an idempotency key, so a
+ * retried call (ours or the SDK's own network retries) creates nothing twice. Only the secret key talks to
+ * the provider; the browser gets publishable keys and client secrets of intents, never the secret key.
+ */
+export class StripeGateway implements PaymentGateway {
+  readonly provider = 'stripe';
+  private readonly stripe: Stripe;
+
+  constructor(
+    private readonly db: Db,
+    secretKeyOrClient: string | Stripe,
+  ) {
+    this.stripe =
+      typeof secretKeyOrClient === 'string'
+        ? new Stripe(secretKeyOrClient, { maxNetworkRetries: 2, timeout: 20_000 })
+        : secretKeyOrClient;
+  }
+
+  async createCard(_card: CardDetails): Promise<ProviderCard> {
+    // Card numbers never reach this server with the real provider: its fields in the browser take them.
+    throw new CardError('Card details are collected by the payment provider in the browser.');
+  }
+
+  /** The provider's customer of an organization, created once (keyed) and remembered. */
+  private async customerFor(organizationId: string): Promise<string> {
+    const known = await this.findCustomer(organizationId);
+    if (known) return known;
+    const customer = await this.call(() =>
+      this.stripe.customers.create(
+        { metadata: { organization_id: organizationId } },
+        { idempotencyKey: `customer:${organizationId}` },
+      ),
+    );
+    await this.db
+      .insertInto('provider_customers')
+      .values({
+        organization_id: organizationId,
+        provider: this.provider,
+        provider_customer_id: customer.id,
+      })
+      .onConflict((conflict) => conflict.columns(['organization_id', 'provider']).doNothing())
+      .execute();
+    return (await this.findCustomer(organizationId)) ?? customer.id;
+  }
+
+  private async findCustomer(organizationId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('provider_customers')
+      .select('provider_customer_id')
+      .where('organization_id', '=', organizationId)
+      .where('provider', '=', this.provider)
+      .executeTakeFirst();
+    return row?.provider_customer_id;
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+    const state = await this.createPaymentIntent(request);
+    // Cards settle at once; "processing" is for slower methods. The engine's off-session path only knows
+    // final outcomes, and the webhook settles the charge if it succeeds later.
+    if (state.status === 'processing') {
+      return {
+        status: 'failed',
+        providerRef: state.providerRef,
+        message: 'The payment is processing.',
+      };
+    }
+    return state;
+  }
+
+  private async createPaymentIntent(request: ChargeRequest): Promise<PaymentIntentState> {
+    const method = await this.call(() =>
+      this.stripe.paymentMethods.retrieve(request.providerPaymentMethodId),
+    );
+    const customer =
+      typeof method.customer === 'string' ? method.customer : (method.customer?.id ?? undefined);
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: request.amountCents,
+          currency: 'usd',
+          payment_method: request.providerPaymentMethodId,
+          allowed_payment_method_types: ['card'],
+          ...(customer ? { customer } : {}),
+          confirm: true,
+          off_session: request.offSession,
+          description: request.description,
+          metadata: { ...request.metadata, charge_key: request.idempotencyKey },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return stateOf(intent);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError) {
+        return {
+          status: 'failed',
+          providerRef: error.payment_intent?.id ?? null,
+          message: error.message,
+        };
+      }
+      throw unavailable(error);
+    }
+  }
+
+  async retrievePaymentIntent(providerRef: string): Promise<PaymentIntentState> {
+    return stateOf(await this.call(() => this.stripe.paymentIntents.retrieve(providerRef)));
+  }
+
+  async cancelPaymentIntent(providerRef: string): Promise<PaymentIntentState> {
+    try {
+      return stateOf(await this.stripe.paymentIntents.cancel(providerRef));
+    } catch (error) {
+      // Too late to cancel (it succeeded or failed meanwhile): its state says what happened.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        return this.retrievePaymentIntent(providerRef);
+      }
+      throw unavailable(error);
+    }
+  }
+
+  async createSetupIntent(request: SetupIntentRequest): Promise<CreatedSetupIntent> {
+    const customer = await this.customerFor(request.organizationId);
+    const intent = await this.call(() =>
+      this.stripe.setupIntents.create(
+        {
+          customer,
+          allowed_payment_method_types: ['card'],
+          usage: 'off_session',
+          metadata: { organization_id: request.organizationId },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      ),
+    );
+    if (!intent.client_secret) throw new ProviderUnavailableError('The setup has no client secret');
+    return { providerSetupIntentId: intent.id, clientSecret: intent.client_secret };
+  }
+
+  async retrieveSetupIntent(providerSetupIntentId: string): Promise<SetupIntentState> {
+    const intent = await this.call(() =>
+      this.stripe.setupIntents.retrieve(providerSetupIntentId, { expand: ['payment_method'] }),
+    );
+    const method = typeof intent.payment_method === 'object' ? intent.payment_method : null;
+    const card =
+      intent.status === 'succeeded' && method?.card
+        ? {
+            providerPaymentMethodId: method.id,
+            brand: method.card.brand,
+            last4: method.card.last4,
+            expMonth: method.card.exp_month,
+            expYear: method.card.exp_year,
+          }
+        : null;
+    return { providerSetupIntentId: intent.id, status: setupStatusOf(intent.status), card };
+  }
+
+  async detachPaymentMethod(providerPaymentMethodId: string): Promise<void> {
+    await this.call(() => this.stripe.paymentMethods.detach(providerPaymentMethodId));
+  }
+
+  private async call<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError) throw new CardError(error.message);
+      throw unavailable(error);
+    }
+  }
+}
+
+const SETUP_STATUSES: readonly SetupIntentStatus[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'succeeded',
+  'canceled',
+];
+
+function setupStatusOf(status: string): SetupIntentStatus {
+  return (SETUP_STATUSES as readonly string[]).includes(status)
+    ? (status as SetupIntentStatus)
+    : 'processing';
+}
+
+function unavailable(error: unknown): ProviderUnavailableError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderUnavailableError(`The payment provider failed: ${message}`, { cause: error });
+}
+
+function stateOf(intent: Stripe.PaymentIntent): PaymentIntentState {
+  switch (intent.status) {
+    case 'succeeded':
+      return { status: 'succeeded', providerRef: intent.id };
+    case 'requires_action':
+    case 'requires_confirmation':
+      return {
+        status: 'requires_action',
+        providerRef: intent.id,
+        clientSecret: intent.client_secret ?? '',
+      };
+    case 'requires_payment_method':
+      return {
+        status: 'failed',
+        providerRef: intent.id,
+        message: intent.last_payment_error?.message ?? 'Payment failed.',
+      };
+    case 'canceled':
+      return { status: 'failed', providerRef: intent.id, message: CANCELED_MESSAGE };
+    default:
+      return { status: 'processing', providerRef: intent.id };
+  }
+}
+
+/**
+ * Verifies a webhook's signature and its timestamp (no older than the tolerance, by our clock), and turns
+ * the events the product handles into provider-neutral events; others answer null.
+ */
+export function parseStripeWebhook(
+  payload: string | Buffer,
+  signature: string | undefined,
+  secret: string,
+  nowMs: number,
+): { event: PaymentEvent | null; type: string; id: string } {
+  if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header');
+  // The SDK refuses old timestamps; one from the future beyond the same window is refused too.
+  const timestamp = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+  if (Number.isFinite(timestamp) && timestamp * 1000 - nowMs > WEBHOOK_TOLERANCE_SECONDS * 1000) {
+    throw new WebhookSignatureError('Timestamp outside the tolerance zone');
+  }
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(
+      payload,
+      signature,
+      secret,
+      WEBHOOK_TOLERANCE_SECONDS,
+      undefined,
+      nowMs,
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : 'Invalid signature';
+    throw new WebhookSignatureError(message);
+  }
+  return { event: toPaymentEvent(event), type: event.type, id: event.id };
+}
+
+function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {
+  const object = event.data.object as unknown as {
+    id: string;
+    metadata?: Record<string, string> | null;
+    last_payment_error?: { message?: string | null } | null;
+  };
+  const chargeKey = object.metadata?.charge_key ?? null;
+  switch (event.type) {
+    case 'setup_intent.succeeded':
+      return { id: event.id, type: event.type, providerSetupIntentId: object.id };
+    case 'payment_intent.succeeded':
+      return { id: event.id, type: event.type, providerRef: object.id, chargeKey };
+    case 'payment_intent.payment_failed':
+      return {
+        id: event.id,
+        type: event.type,
+        providerRef: object.id,
+        chargeKey,
+        message: object.last_payment_error?.message ?? 'Payment failed.',
+      };
+    default:
+      return null;
+  }
+}

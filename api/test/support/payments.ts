@@ -1,0 +1,103 @@
+import { expect } from 'vitest';
+import type { TestClient, TestResponse } from './server.ts';
+
+/** Any future expiry works with the simulator's test cards. */
+export const FUTURE = { exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 };
+
+export const CARDS = {
+  visa: '4242424242424242',
+  declined: '4000000000000002',
+  insufficient: '4000000000009995',
+  authenticate: '4000002500003155',
+} as const;
+
+export function card(number: string, cvc = '123') {
+  return { number, ...FUTURE, cvc };
+}
+
+export async function captchaToken(client: TestClient): Promise<string> {
+  const response = await client.post<{ token: string }>('/platform/captcha');
+  expect(response.status).toBe(200);
+  return response.body.token;
+}
+
+export async function setupIntent(client: TestClient, slug: string): Promise<string> {
+  const response = await client.post<{ client_secret: string }>(
+    `/platform/organizations/${slug}/payments/setup-intent`,
+    { hcaptchaToken: await captchaToken(client) },
+  );
+  expect(response.status).toBe(200);
+  return response.body.client_secret;
+}
+
+export type SetupConfirm =
+  | { status: 'succeeded'; setup_intent_id: string }
+  | { status: 'requires_action'; setup_intent_id: string; challenge: { id: string } };
+
+export function confirmSetup(
+  client: TestClient,
+  clientSecret: string,
+  number: string,
+): Promise<TestResponse<SetupConfirm & { message?: string }>> {
+  return client.post('/platform/simulator/setup-intents/confirm', {
+    client_secret: clientSecret,
+    card: card(number),
+  });
+}
+
+export function attach(client: TestClient, slug: string, setupIntentId: string) {
+  return client.post<
+    { id: string; is_default: boolean; card: { last4: string } } & {
+      message?: string;
+    }
+  >(`/platform/organizations/${slug}/payments/attach`, { setup_intent_id: setupIntentId });
+}
+
+export function answerChallenge(client: TestClient, id: string, outcome: 'complete' | 'fail') {
+  return client.post<{ status?: string; message?: string; setup_intent_id?: string }>(
+    `/platform/simulator/challenges/${id}`,
+    { outcome },
+  );
+}
+
+/** Adds a card the way the browser does: captcha, setup intent, confirm (and challenge), attach. */
+export async function addCard(client: TestClient, slug: string, number: string): Promise<string> {
+  const secret = await setupIntent(client, slug);
+  const confirmed = await confirmSetup(client, secret, number);
+  expect(confirmed.status).toBe(200);
+  if (confirmed.body.status === 'requires_action') {
+    const done = await answerChallenge(client, confirmed.body.challenge.id, 'complete');
+    expect(done.status).toBe(200);
+  }
+  const attached = await attach(client, slug, confirmed.body.setup_intent_id);
+  expect(attached.status).toBe(200);
+  return attached.body.id;
+}
+
+export async function balanceOf(client: TestClient, slug: string): Promise<number> {
+  const response = await client.get<{ customer_balance: number }>(
+    `/platform/organizations/${slug}/billing/subscription`,
+  );
+  expect(response.status).toBe(200);
+  return response.body.customer_balance;
+}
+
+export interface PaymentMethodsBody {
+  data: {
+    id: string;
+    is_default: boolean;
+    card: { brand: string; last4: string; exp_month: number; exp_year: number };
+  }[];
+  defaultPaymentMethodId: string | null;
+}
+
+export async function listCards(client: TestClient, slug: string): Promise<PaymentMethodsBody> {
+  const response = await client.get<PaymentMethodsBody>(
+    `/platform/organizations/${slug}/payments`,
+    {
+      version: '2',
+    },
+  );
+  expect(response.status).toBe(200);
+  return response.body;
+}
