@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { invoicesDueForPayment } from '../../repositories/invoices.ts';
 import { subscriptionsDue } from '../../repositories/subscriptions.ts';
 import type { PaymentGateway } from '../payments/payment-gateway.ts';
+import { reconcileStaleCharges } from '../payments/reconcile-charges.ts';
 import { closeCycle } from './close-cycle.ts';
 import { collectInvoice } from './collect-invoice.ts';
 import { enforceOverduePayments } from './restrictions.ts';
@@ -11,6 +12,7 @@ export interface BillingRunReport {
   paid: string[];
   failed: string[];
   restricted: string[];
+  reconciled: string[];
 }
 
 /** A cycle that closes more than this many times in one run means a clock far in the future: stop. */
@@ -27,7 +29,13 @@ export async function runBillingJobs(
   at: Date,
   onlyOrganizationId?: string,
 ): Promise<BillingRunReport> {
-  const report: BillingRunReport = { closed: [], paid: [], failed: [], restricted: [] };
+  const report: BillingRunReport = {
+    closed: [],
+    paid: [],
+    failed: [],
+    restricted: [],
+    reconciled: [],
+  };
   const due = onlyOrganizationId ? [onlyOrganizationId] : await subscriptionsDue(db, at);
   for (const organizationId of due) {
     for (let cycle = 0; cycle < MAX_CYCLES_PER_RUN; cycle++) {
@@ -41,6 +49,7 @@ export async function runBillingJobs(
     if (result.status === 'paid') report.paid.push(invoiceId);
     if (result.status === 'failed') report.failed.push(invoiceId);
   }
+  report.reconciled = await reconcileStaleCharges(db, gateway, at);
   report.restricted = await enforceOverduePayments(db, at);
   return report;
 }
