@@ -82,4 +82,31 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     expect(unknownMetric.status).toBe(400);
     expect((await send({ events: [] })).status).toBe(400);
   });
+
+  it('shows new usage in the upcoming invoice at once', async () => {
+    const owner = await server.signIn('owner@example.com');
+    const egress = async () => {
+      const response = await owner.get<{ lines: { description: string; amount: number }[] }>(
+        '/platform/organizations/payg-co/billing/invoices/upcoming',
+      );
+      return response.body.lines.find((line) => line.description === 'Egress')?.amount ?? 0;
+    };
+    const before = await egress();
+    expect(await egress()).toBe(before);
+    const now = Math.floor(Date.now() / 1000);
+    const response = await send({
+      events: [
+        {
+          id: 'big-egress',
+          project_ref: 'paygco1',
+          metric: 'EGRESS',
+          usage: 100e9,
+          timestamp: now,
+        },
+      ],
+    });
+    expect(response.status).toBe(200);
+    // 100 GB beyond the quota at $0.09 per GB.
+    expect(await egress()).toBe(before + 900);
+  });
 });

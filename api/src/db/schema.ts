@@ -63,6 +63,7 @@ export interface SubscriptionsTable {
   current_period_start: Timestamp;
   current_period_end: Timestamp;
   customer_balance_cents: Generated<number>;
+  billing_version: Generated<number>;
   created_at: CreatedAt;
 }
 

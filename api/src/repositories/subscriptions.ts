@@ -11,6 +11,7 @@ const COLUMNS = [
   'current_period_start',
   'current_period_end',
   'customer_balance_cents',
+  'billing_version',
 ] as const;
 
 export function getSubscription(db: Db, organizationId: string) {

@@ -70,8 +70,14 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
             usage_max = greatest(daily.usage_max, EXCLUDED.usage_max),
             samples = daily.samples + EXCLUDED.samples
       RETURNING 1
+    ),
+    bumped AS (
+      UPDATE subscriptions SET billing_version = billing_version + 1
+      WHERE organization_id IN (SELECT DISTINCT organization_id FROM inserted)
+      RETURNING 1
     )
     SELECT (SELECT count(*) FROM inserted)::int AS accepted,
+           (SELECT count(*) FROM bumped)::int AS bumped,
            (SELECT count(*) FROM rolled)::int AS rolled,
            (SELECT count(*) FROM cycled)::int AS cycled
   `.execute(db);

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { getSubscription } from '../repositories/subscriptions.ts';
-import { loadCurrentCycle } from '../services/billing/cycle-data.ts';
+import { loadCurrentCycle, type CycleRowsCache } from '../services/billing/cycle-data.ts';
 import { describeSubscription } from '../services/billing/describe-subscription.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -20,10 +20,11 @@ const readSubscriptions = {
   access: { kind: 'org', permission: 'billing_read:subscriptions' },
 } as const;
 
-const billingRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
-  app,
-  { db, clock },
-) => {
+const billingRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  clock: Clock;
+  cache: CycleRowsCache;
+}> = async (app, { db, clock, cache }) => {
   app.get(
     '/platform/organizations/:slug/billing/plans',
     {
@@ -69,7 +70,7 @@ const billingRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      const { data } = await loadCurrentCycle(db, organizationId, clock.now());
+      const { data } = await loadCurrentCycle(db, organizationId, clock.now(), cache);
       return computeUpcomingInvoice(data.input);
     },
   );

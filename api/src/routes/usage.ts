@@ -15,7 +15,7 @@ import { rationalFromDecimal, toNumber } from '../db/numeric.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { dailyUsage } from '../repositories/usage.ts';
-import { loadCurrentCycle } from '../services/billing/cycle-data.ts';
+import { loadCurrentCycle, type CycleRowsCache } from '../services/billing/cycle-data.ts';
 import { USAGE_METRIC_DEFINITIONS } from '@meterline/domain';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -39,7 +39,11 @@ const dailyQuerySchema = z
     path: ['end'],
   });
 
-const usageRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
+const usageRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  clock: Clock;
+  cache: CycleRowsCache;
+}> = async (app, { db, clock, cache }) => {
   app.get(
     '/platform/organizations/:slug/usage',
     {
@@ -53,7 +57,7 @@ const usageRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app,
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      const { subscription, data } = await loadCurrentCycle(db, organizationId, clock.now());
+      const { subscription, data } = await loadCurrentCycle(db, organizationId, clock.now(), cache);
       return {
         usage_billing_enabled: subscription.usage_billing_enabled,
         usages: summarizeUsage(

@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.ts';
 import * as billing from './0002-billing.ts';
 import * as customer from './0003-customer.ts';
 import * as payments from './0004-payments.ts';
+import * as billingVersion from './0005-billing-version.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-billing': billing,
   '0003-customer': customer,
   '0004-payments': payments,
+  '0005-billing-version': billingVersion,
 };

@@ -40,12 +40,8 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const COMPUTE = new Set<string>(COMPUTE_METRICS);
 const QUOTA = new Set<string>(QUOTA_METRICS);
 
-/** Everything the engine needs to price a cycle, read from the store as of `asOf`. */
-export async function loadCycleData(db: Db, subject: CycleSubject, asOf: Date): Promise<CycleData> {
-  const { organizationId, periodStart: start, periodEnd: end } = subject;
-  const until = new Date(Math.min(Math.max(asOf.getTime(), start.getTime()), end.getTime()));
-
-  const [projects, resources, addons, usage] = await Promise.all([
+function readCycleRows(db: Db, organizationId: string, start: Date, end: Date) {
+  return Promise.all([
     db
       .selectFrom('projects')
       .select(['id', 'ref', 'name', 'status', 'compute_size'])
@@ -69,6 +65,53 @@ export async function loadCycleData(db: Db, subject: CycleSubject, asOf: Date): 
       .execute(),
     cycleUsage(db, organizationId, start),
   ]);
+}
+type CycleRows = Awaited<ReturnType<typeof readCycleRows>>;
+
+const CACHE_TTL_MS = 60_000;
+const CACHE_ENTRIES = 1_000;
+
+/**
+ * What was read for a cycle, per organization, kept while the subscription's billing_version stays the
+ * same (every ingestion moves it), and never longer than a minute. Reads in a transaction that writes
+ * money (closing a cycle) never use it.
+ */
+export class CycleRowsCache {
+  private readonly entries = new Map<string, { key: string; rows: CycleRows; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async read(db: Db, subject: CycleSubject & { billingVersion: number }): Promise<CycleRows> {
+    const key = `${subject.billingVersion}|${subject.periodStart.getTime()}|${subject.periodEnd.getTime()}`;
+    const cached = this.entries.get(subject.organizationId);
+    if (cached && cached.key === key && this.now() - cached.at < CACHE_TTL_MS) return cached.rows;
+    const rows = await readCycleRows(
+      db,
+      subject.organizationId,
+      subject.periodStart,
+      subject.periodEnd,
+    );
+    this.entries.delete(subject.organizationId);
+    this.entries.set(subject.organizationId, { key, rows, at: this.now() });
+    if (this.entries.size > CACHE_ENTRIES) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return rows;
+  }
+}
+
+/** Everything the engine needs to price a cycle, read from the store as of `asOf`. */
+export async function loadCycleData(
+  db: Db,
+  subject: CycleSubject,
+  asOf: Date,
+  rows?: CycleRows,
+): Promise<CycleData> {
+  const { organizationId, periodStart: start, periodEnd: end } = subject;
+  const until = new Date(Math.min(Math.max(asOf.getTime(), start.getTime()), end.getTime()));
+  const [projects, resources, addons, usage] =
+    rows ?? (await readCycleRows(db, organizationId, start, end));
   const refOf = new Map(projects.map((project) => [project.id, project.ref]));
   const nameOf = new Map(projects.map((project) => [project.id, project.name]));
   const billsCompute = subject.planId !== 'free';
@@ -207,19 +250,24 @@ function aggregate(metric: QuotaMetric, row: CycleUsageRow): Rational {
   }
 }
 
-/** The organization's current cycle, as of `at`. */
-export async function loadCurrentCycle(db: Db, organizationId: string, at: Date) {
+/** The organization's current cycle, as of `at`; what was read may come from the cache. */
+export async function loadCurrentCycle(
+  db: Db,
+  organizationId: string,
+  at: Date,
+  cache?: CycleRowsCache,
+) {
   const subscription = await getSubscription(db, organizationId);
-  const data = await loadCycleData(
-    db,
-    {
-      organizationId,
-      planId: subscription.plan_id,
-      usageBillingEnabled: subscription.usage_billing_enabled,
-      periodStart: subscription.current_period_start,
-      periodEnd: subscription.current_period_end,
-    },
-    at,
-  );
+  const subject = {
+    organizationId,
+    planId: subscription.plan_id,
+    usageBillingEnabled: subscription.usage_billing_enabled,
+    periodStart: subscription.current_period_start,
+    periodEnd: subscription.current_period_end,
+  };
+  const rows = cache
+    ? await cache.read(db, { ...subject, billingVersion: subscription.billing_version })
+    : undefined;
+  const data = await loadCycleData(db, subject, at, rows);
   return { subscription, data };
 }
