@@ -24,6 +24,8 @@ export default defineConfig({
         // Libraries change less often than the app: separate chunks stay cached across releases.
         manualChunks(id) {
           if (!id.includes('node_modules')) return undefined;
+          // Loaded only when the card provider or hCaptcha is configured: their own lazy chunks.
+          if (/node_modules\/(@stripe|@hcaptcha)\//.test(id)) return undefined;
           if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
           if (id.includes('node_modules/react-router')) return 'router';
           if (id.includes('node_modules/zod')) return 'zod';

@@ -38,9 +38,7 @@ export function UserMenu() {
 
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        className="flex size-8 items-center justify-center rounded-full border bg-muted text-xs font-semibold text-muted-foreground transition-colors hover:text-foreground data-[state=open]:ring-2 data-[state=open]:ring-ring/40"
-      >
+      <DropdownMenu.Trigger className="flex size-8 items-center justify-center rounded-full border bg-muted text-xs font-semibold text-muted-foreground transition-colors hover:text-foreground data-[state=open]:ring-2 data-[state=open]:ring-ring/40">
         {/* The initials are decoration; the name a screen reader hears is the visible label's own. */}
         <span aria-hidden>{initials(user.name, user.email)}</span>
         <span className="sr-only">User menu</span>

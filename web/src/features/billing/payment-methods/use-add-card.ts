@@ -9,7 +9,6 @@ import type { CaptchaPort } from '../../../payments/captcha/captcha';
 import { isOutcomeUnknown } from '../../../payments/idempotency';
 import {
   CARD_PROCESSING_FALLBACK,
-  CardError,
   type BillingDetails,
   type CardEntry,
 } from '../../../payments/payment-port';
@@ -30,8 +29,7 @@ export interface AddCardRequest {
   billingDetails?: BillingDetails;
 }
 
-export type AddCardResult =
-  { ok: true; method: PaymentMethod } | { ok: false; message: string; card: boolean };
+export type AddCardResult = { ok: true; method: PaymentMethod } | { ok: false; message: string };
 
 /**
  * The add-card flow of spec §4: an invisible captcha token, a setup intent, the provider's
@@ -65,7 +63,7 @@ export function useAddCard(slug: string) {
       ({ client_secret: clientSecret } = await setupIntent.mutateAsync(token));
     } catch (error) {
       toast.error(`Failed to setup intent: ${messageOf(error)}`);
-      return { ok: false, message: messageOf(error), card: false };
+      return { ok: false, message: messageOf(error) };
     }
 
     let method: PaymentMethod;
@@ -78,13 +76,9 @@ export function useAddCard(slug: string) {
     } catch (error) {
       // The provider's words for the card (a decline, a failed challenge), or the spec's fallback.
       const message =
-        error instanceof CardError
-          ? error.message
-          : error instanceof Error && error.message
-            ? error.message
-            : CARD_PROCESSING_FALLBACK;
+        error instanceof Error && error.message ? error.message : CARD_PROCESSING_FALLBACK;
       toast.error(message);
-      return { ok: false, message: message.trim(), card: true };
+      return { ok: false, message: message.trim() };
     }
     toast.success(CARD_ADDED_MESSAGE);
 
