@@ -203,13 +203,17 @@ export function lockInvoice(db: Db, invoiceId: string) {
     .executeTakeFirst();
 }
 
-export async function invoicesDueForPayment(db: Db, at: Date): Promise<string[]> {
-  const rows = await db
+export async function invoicesDueForPayment(
+  db: Db,
+  at: Date,
+  organizationId?: string,
+): Promise<string[]> {
+  let query = db
     .selectFrom('invoices')
     .select('id')
     .where('status', '=', 'open')
-    .where('next_payment_attempt_at', '<=', at)
-    .orderBy('next_payment_attempt_at')
-    .execute();
+    .where('next_payment_attempt_at', '<=', at);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  const rows = await query.orderBy('next_payment_attempt_at').execute();
   return rows.map((row) => row.id);
 }

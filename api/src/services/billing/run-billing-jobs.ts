@@ -44,7 +44,7 @@ export async function runBillingJobs(
       if (result.status === 'closed') report.closed.push(result.invoiceId);
     }
   }
-  for (const invoiceId of await invoicesDueForPayment(db, at)) {
+  for (const invoiceId of await invoicesDueForPayment(db, at, onlyOrganizationId)) {
     const result = await collectInvoice(db, gateway, invoiceId, { at, trigger: 'automatic' });
     if (result.status === 'paid') report.paid.push(invoiceId);
     if (result.status === 'failed') report.failed.push(invoiceId);

@@ -31,6 +31,14 @@ export async function settleChargeIn(
   state: PaymentIntentState,
   at: Date,
 ): Promise<ChargeRow> {
+  // Locks are always taken invoice first, then charge (as collecting and paying do), so two settlers of
+  // the same payment wait for each other instead of deadlocking.
+  const owner = await trx
+    .selectFrom('charges')
+    .select('invoice_id')
+    .where('id', '=', chargeId)
+    .executeTakeFirst();
+  if (owner?.invoice_id) await lockInvoice(trx, owner.invoice_id);
   const charge = await lockCharge(trx, chargeId);
   if (!charge) throw new Error(`No charge ${chargeId}`);
   const providerRef = state.providerRef ?? charge.provider_ref;
