@@ -22,9 +22,10 @@ import { getCustomerProfile } from '../../repositories/customers.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
 import { newId } from '../billing/ids.ts';
 import type { Captcha } from '../captcha/captcha.ts';
-import type { PaymentGateway, PaymentIntentState } from '../payments/payment-gateway.ts';
+import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../payments/charge-progress.ts';
+import type { PaymentGateway } from '../payments/payment-gateway.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payments/payment-methods.ts';
-import { settleCharge, type ProfileUpdate } from '../payments/settle-charge.ts';
+import type { ProfileUpdate } from '../payments/settle-charge.ts';
 
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used for a different top-up';
@@ -107,20 +108,7 @@ export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<
     if (!twin) throw new Error(`Top-up ${key} vanished`);
     return resume(deps, twin, input.body.payment_method_id, amountCents);
   }
-  return chargeAndSettle(deps, claimed);
-}
-
-/** The provider call and the settlement: the step that a crash or a timeout leaves to the next attempt. */
-export async function chargeAndSettle(deps: TopUpDeps, charge: ChargeRow): Promise<TopUpResponse> {
-  const outcome = await deps.gateway.charge({
-    amountCents: charge.amount_cents,
-    providerPaymentMethodId: charge.provider_payment_method_id ?? '',
-    idempotencyKey: charge.idempotency_key,
-    description: 'Credit top-up',
-    offSession: false,
-    metadata: { organization_id: charge.organization_id, purpose: 'top_up' },
-  });
-  return answer(deps, charge, outcome);
+  return toTopUpResponse(await chargeAndSettle(deps, claimed));
 }
 
 async function resume(
@@ -132,45 +120,13 @@ async function resume(
   if (charge.amount_cents !== amountCents || charge.payment_method_id !== paymentMethodId) {
     throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
   }
-  switch (charge.status) {
-    case 'succeeded':
-      return { status: 'succeeded', payment_intent_secret: null };
-    case 'failed':
-      throw new HttpError(402, charge.failure_message ?? 'Payment failed.');
-    case 'requires_action':
-      return answer(
-        deps,
-        charge,
-        await deps.gateway.retrievePaymentIntent(charge.provider_ref ?? ''),
-      );
-    case 'pending':
-      // Processing at the provider, or interrupted before or after the provider call.
-      if (charge.provider_ref) {
-        return answer(deps, charge, await deps.gateway.retrievePaymentIntent(charge.provider_ref));
-      }
-      return chargeAndSettle(deps, charge);
-  }
+  return toTopUpResponse(await resumeCharge(deps, charge));
 }
 
-async function answer(
-  deps: TopUpDeps,
-  charge: ChargeRow,
-  outcome: PaymentIntentState,
-): Promise<TopUpResponse> {
-  const settled = await settleCharge(deps.db, charge.id, outcome, deps.clock.now());
-  switch (settled.status) {
-    case 'succeeded':
-      return { status: 'succeeded', payment_intent_secret: null };
-    case 'failed':
-      throw new HttpError(402, settled.failure_message ?? 'Payment failed.');
-    case 'requires_action':
-      return {
-        status: 'requires_action',
-        payment_intent_secret: outcome.status === 'requires_action' ? outcome.clientSecret : null,
-      };
-    case 'pending':
-      return { status: 'processing', payment_intent_secret: null };
-  }
+function toTopUpResponse(progress: ChargeProgress): TopUpResponse {
+  return progress.status === 'requires_action'
+    ? { status: 'requires_action', payment_intent_secret: progress.clientSecret }
+    : { status: progress.status, payment_intent_secret: null };
 }
 
 function firstMessage(error: z.ZodError): string {

@@ -10,12 +10,8 @@ import {
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { newId } from '../billing/ids.ts';
-import {
-  CardError,
-  type CardDetails,
-  type PaymentGateway,
-  type PaymentIntentState,
-} from './payment-gateway.ts';
+import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
+import { CardError, type CardDetails, type PaymentGateway } from './payment-gateway.ts';
 import { settleCharge } from './settle-charge.ts';
 
 export const INVOICE_NOT_FOUND = 'Invoice not found';
@@ -103,7 +99,7 @@ export async function payInvoice(
     if (!twin) throw new Error(`Invoice payment ${key} vanished`);
     return resume(deps, twin, input.organizationId);
   }
-  return chargeAndSettle(deps, claimed);
+  return toPayInvoiceResult(await chargeAndSettle(deps, claimed));
 }
 
 async function checkPayable(db: Db, organizationId: string, invoiceId: string) {
@@ -135,63 +131,17 @@ async function cancelAbandonedAttempts(deps: PayInvoiceDeps, invoiceId: string, 
   }
 }
 
-export async function chargeAndSettle(
-  deps: PayInvoiceDeps,
-  charge: ChargeRow,
-): Promise<PayInvoiceResult> {
-  const outcome = await deps.gateway.charge({
-    amountCents: charge.amount_cents,
-    providerPaymentMethodId: charge.provider_payment_method_id ?? '',
-    idempotencyKey: charge.idempotency_key,
-    description: `Invoice ${charge.invoice_id ?? ''}`,
-    offSession: false,
-    metadata: { organization_id: charge.organization_id, purpose: 'invoice' },
-  });
-  return answer(deps, charge, outcome);
-}
-
 async function resume(
   deps: PayInvoiceDeps,
   charge: ChargeRow,
   organizationId: string,
 ): Promise<PayInvoiceResult> {
   if (charge.organization_id !== organizationId) throw new HttpError(404, INVOICE_NOT_FOUND);
-  switch (charge.status) {
-    case 'succeeded':
-      return { status: 'succeeded' };
-    case 'failed':
-      throw new HttpError(402, charge.failure_message ?? 'Payment failed.');
-    case 'requires_action':
-      return answer(
-        deps,
-        charge,
-        await deps.gateway.retrievePaymentIntent(charge.provider_ref ?? ''),
-      );
-    case 'pending':
-      if (charge.provider_ref) {
-        return answer(deps, charge, await deps.gateway.retrievePaymentIntent(charge.provider_ref));
-      }
-      return chargeAndSettle(deps, charge);
-  }
+  return toPayInvoiceResult(await resumeCharge(deps, charge));
 }
 
-async function answer(
-  deps: PayInvoiceDeps,
-  charge: ChargeRow,
-  outcome: PaymentIntentState,
-): Promise<PayInvoiceResult> {
-  const settled = await settleCharge(deps.db, charge.id, outcome, deps.clock.now());
-  switch (settled.status) {
-    case 'succeeded':
-      return { status: 'succeeded' };
-    case 'failed':
-      throw new HttpError(402, settled.failure_message ?? 'Payment failed.');
-    case 'requires_action':
-      return {
-        status: 'requires_action',
-        clientSecret: outcome.status === 'requires_action' ? outcome.clientSecret : '',
-      };
-    case 'pending':
-      return { status: 'processing' };
-  }
+function toPayInvoiceResult(progress: ChargeProgress): PayInvoiceResult {
+  return progress.status === 'requires_action'
+    ? { status: 'requires_action', clientSecret: progress.clientSecret ?? '' }
+    : progress;
 }
