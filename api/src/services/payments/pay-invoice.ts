@@ -59,7 +59,14 @@ export async function payInvoice(
   const existing = await findChargeByKey(db, key);
   if (existing) return resume(deps, existing, input.organizationId);
 
-  await checkPayable(db, input.organizationId, input.invoiceId);
+  try {
+    await checkPayable(db, input.organizationId, input.invoiceId);
+  } catch (error) {
+    // A twin of this request (same key) may have paid it a moment ago: answer what the twin got.
+    const twin = await findChargeByKey(db, key);
+    if (twin) return resume(deps, twin, input.organizationId);
+    throw error;
+  }
   await cancelAbandonedAttempts(deps, input.invoiceId, key);
 
   let providerPaymentMethodId: string;
@@ -71,6 +78,9 @@ export async function payInvoice(
   }
 
   const claimed = await db.transaction().execute(async (trx) => {
+    // Invoice lock first, then the key: a twin that got here first is found, not refused.
+    await lockInvoice(trx, input.invoiceId);
+    if (await findChargeByKey(trx, key)) return null;
     const invoice = await checkPayable(trx, input.organizationId, input.invoiceId);
     const others = await openInvoiceCharges(trx, invoice.id, key);
     const inFlight = others.some(
