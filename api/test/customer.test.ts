@@ -1,12 +1,11 @@
 import { customerProfileSchema, type CustomerProfile } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCustomerProfile } from '../src/repositories/customers.ts';
-import { seedDemoCustomer } from '../src/seed/demo-customers.ts';
 import {
   startTestServer,
   testDatabases,
   type TestClient,
   type TestServer,
+  signInEveryone,
 } from './support/server.ts';
 
 const ACME_PRO = '/platform/organizations/acme-pro/customer';
@@ -29,31 +28,13 @@ const BERLIN = {
 
 describe.each(testDatabases())('the billing customer (%s)', (database) => {
   let server: TestServer;
-  const clients: Record<string, TestClient> = {};
+  let as: (user: string) => TestClient;
 
   beforeAll(async () => {
     server = await startTestServer({ database });
-    // The demo seed gives acme-pro its billing customer; seed it here when the world does not yet.
-    const db = server.database.db;
-    const org = await db
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', 'acme-pro')
-      .executeTakeFirstOrThrow();
-    if ((await getCustomerProfile(db, org.id)).billing_name === null) {
-      await seedDemoCustomer(db, org.id, 'acme-pro');
-    }
-    for (const user of ['owner', 'admin', 'developer', 'readonly', 'outsider']) {
-      clients[user] = await server.signIn(`${user}@example.com`);
-    }
+    as = await signInEveryone(server);
   });
   afterAll(() => server.close());
-
-  const as = (user: string): TestClient => {
-    const client = clients[user];
-    if (!client) throw new Error(`no client for ${user}`);
-    return client;
-  };
 
   async function profile(path = ACME_PRO): Promise<CustomerProfile> {
     const response = await as('owner').get(path);

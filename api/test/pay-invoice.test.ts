@@ -7,25 +7,19 @@ import {
   testDatabases,
   type TestClient,
   type TestServer,
+  signInEveryone,
 } from './support/server.ts';
 
 describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (database) => {
   let server: TestServer;
-  const clients: Record<string, TestClient> = {};
+  let as: (user: string) => TestClient;
 
   beforeAll(async () => {
     server = await startTestServer({ database });
-    for (const user of ['owner', 'admin', 'developer', 'readonly', 'outsider']) {
-      clients[user] = await server.signIn(`${user}@example.com`);
-    }
+    as = await signInEveryone(server);
   });
   afterAll(() => server.close());
 
-  const as = (user: string): TestClient => {
-    const client = clients[user];
-    if (!client) throw new Error(`no client for ${user}`);
-    return client;
-  };
   const db = () => server.database.db;
 
   async function openInvoice(slug: string): Promise<string> {

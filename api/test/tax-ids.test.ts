@@ -1,12 +1,11 @@
 import { taxIdResponseSchema, type TaxId } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTaxId } from '../src/repositories/customers.ts';
-import { seedDemoCustomer } from '../src/seed/demo-customers.ts';
 import {
   startTestServer,
   testDatabases,
   type TestClient,
   type TestServer,
+  signInEveryone,
 } from './support/server.ts';
 
 const ACME_PRO = '/platform/organizations/acme-pro/tax-ids';
@@ -14,29 +13,13 @@ const SEEDED: TaxId = { type: 'eu_vat', value: 'IE9826471FA', country: 'IE' };
 
 describe.each(testDatabases())('the tax ID (%s)', (database) => {
   let server: TestServer;
-  const clients: Record<string, TestClient> = {};
+  let as: (user: string) => TestClient;
 
   beforeAll(async () => {
     server = await startTestServer({ database });
-    // The demo seed gives acme-pro its tax ID; seed it here when the world does not yet.
-    const db = server.database.db;
-    const org = await db
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', 'acme-pro')
-      .executeTakeFirstOrThrow();
-    if ((await getTaxId(db, org.id)) === null) await seedDemoCustomer(db, org.id, 'acme-pro');
-    for (const user of ['owner', 'admin', 'developer', 'readonly', 'outsider']) {
-      clients[user] = await server.signIn(`${user}@example.com`);
-    }
+    as = await signInEveryone(server);
   });
   afterAll(() => server.close());
-
-  const as = (user: string): TestClient => {
-    const client = clients[user];
-    if (!client) throw new Error(`no client for ${user}`);
-    return client;
-  };
 
   async function taxIdOf(path = ACME_PRO): Promise<TaxId | null> {
     const response = await as('owner').get(path);

@@ -71,6 +71,20 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   };
 }
 
+export const DEMO_USERS = ['owner', 'admin', 'developer', 'readonly', 'outsider'] as const;
+export type DemoUser = (typeof DEMO_USERS)[number];
+
+/** Signs every demo user in once; `as(user)` is that user's client. */
+export async function signInEveryone(server: TestServer): Promise<(user: string) => TestClient> {
+  const clients = new Map<string, TestClient>();
+  for (const user of DEMO_USERS) clients.set(user, await server.signIn(`${user}@example.com`));
+  return (user) => {
+    const client = clients.get(user);
+    if (!client) throw new Error(`no client for ${user}`);
+    return client;
+  };
+}
+
 export interface TestResponse<T = unknown> {
   status: number;
   headers: Headers;
