@@ -9,6 +9,7 @@ import {
   type PartnerLink,
   type Profile,
   type Project,
+  type Role,
 } from '@meterline/domain';
 import { z } from 'zod';
 import organizationAcmeFree from './recorded/organization-acme-free.json';
@@ -48,3 +49,8 @@ export const recorded = {
   projects: Record<string, Project[]>;
   partnerLink: Record<string, PartnerLink>;
 };
+
+/** The role a profile holds in an organization, as the sections receive it. */
+export function roleIn(profile: Profile, slug: string): Role | null {
+  return profile.organizations.find((org) => org.slug === slug)?.role ?? null;
+}

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { resetCsrfToken } from '../src/data/api-client';
 import { signIn } from '../src/data/sign-in-mutation';
 
@@ -132,5 +133,31 @@ export function installApiTransport(baseUrl: string): ApiTransport {
       globalThis.fetch = original;
       resetCsrfToken();
     },
+  };
+}
+
+/**
+ * For a test file: the real API for the whole file, and a fresh transport for each test. Call it at the
+ * top level; `transport()` is the current test's transport.
+ */
+export function withRealApi(): () => ApiTransport {
+  let api: RealApi | undefined;
+  let transport: ApiTransport | undefined;
+  beforeAll(async () => {
+    api = await startRealApi();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+  beforeEach(() => {
+    if (!api) throw new Error('The real API did not start');
+    transport = installApiTransport(api.url);
+  });
+  afterEach(() => {
+    transport?.restore();
+  });
+  return () => {
+    if (!transport) throw new Error('No transport outside a test');
+    return transport;
   };
 }

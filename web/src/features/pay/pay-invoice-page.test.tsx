@@ -1,34 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { recorded } from '../../../test/fixtures';
 import { recordedBillingData } from '../../../test/recorded-billing-data';
-import {
-  installApiTransport,
-  startRealApi,
-  type ApiTransport,
-  type RealApi,
-} from '../../../test/real-api';
+import { withRealApi } from '../../../test/real-api';
 import { createTestQueryClient, renderApp, seedCache } from '../../../test/render-app';
 import { getInvoice } from '../../data/invoice-query';
 import { getInvoices } from '../../data/invoices-query';
 import { getInvoicePaymentLink } from '../../data/invoice-payment-link-mutation';
 import type { Profile } from '@meterline/domain';
 
-let api: RealApi;
-let transport: ApiTransport;
-
-beforeAll(async () => {
-  api = await startRealApi();
-});
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  transport = installApiTransport(api.url);
-});
-afterEach(() => {
-  transport.restore();
-});
+const transport = withRealApi();
 
 /** The outstanding invoice of an organization, found through the app's own client. */
 async function openInvoice(slug: string) {
@@ -53,7 +34,7 @@ async function payWith(user: ReturnType<typeof renderApp>['user'], number: strin
 
 describe('hosted invoice payment page', () => {
   beforeEach(async () => {
-    await transport.signIn('owner@example.com');
+    await transport().signIn('owner@example.com');
   });
 
   it('is where the payment link leads, and shows the invoice number and amount due', async () => {
@@ -94,7 +75,7 @@ describe('hosted invoice payment page', () => {
   });
 
   it('tells a developer that paying needs more permissions', async () => {
-    await transport.signIn('developer@example.com');
+    await transport().signIn('developer@example.com');
     const invoice = await openInvoice('acme-pro');
     renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`, recordedBillingData.profile.developer);
     await screen.findByText(invoice.number);
@@ -113,7 +94,9 @@ describe('hosted invoice payment page', () => {
       await screen.findByText(`Successfully paid invoice ${invoice.number}`),
     ).toBeInTheDocument();
     expect((await getInvoice('acme-pro', invoice.id)).status).toBe('paid');
-    const payments = transport.writes().filter(({ path }) => path.endsWith('/pay'));
+    const payments = transport()
+      .writes()
+      .filter(({ path }) => path.endsWith('/pay'));
     expect(payments).toHaveLength(1);
     expect(payments[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(payments[0]?.body).toMatchObject({

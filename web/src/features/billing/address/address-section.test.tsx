@@ -1,15 +1,10 @@
-import type { Organization, Profile, Role } from '@meterline/domain';
+import type { Organization, Profile } from '@meterline/domain';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recorded } from '../../../../test/fixtures';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recorded, roleIn } from '../../../../test/fixtures';
 import { recordedBillingData } from '../../../../test/recorded-billing-data';
-import {
-  installApiTransport,
-  startRealApi,
-  type ApiTransport,
-  type RealApi,
-} from '../../../../test/real-api';
+import { withRealApi } from '../../../../test/real-api';
 import { createTestQueryClient } from '../../../../test/render-app';
 import { AppProviders } from '../../../app/providers';
 import { customerKeys, taxIdKeys } from '../../../data/keys';
@@ -24,25 +19,7 @@ const SAVED = 'Successfully updated billing data';
 
 const ACME_PRO = recorded.organization.acmePro;
 
-function roleIn(profile: Profile, slug: string): Role | null {
-  return profile.organizations.find((org) => org.slug === slug)?.role ?? null;
-}
-
-let api: RealApi;
-let transport: ApiTransport;
-
-beforeAll(async () => {
-  api = await startRealApi();
-});
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  transport = installApiTransport(api.url);
-});
-afterEach(() => {
-  transport.restore();
-});
+const transport = withRealApi();
 
 /**
  * The section as the billing page renders it, the cache holding the recorded GET /customer and
@@ -103,11 +80,11 @@ describe('Billing Address & Tax ID section', () => {
   });
 
   it('loads the profile and tax ID from the API behind a loading skeleton', async () => {
-    await transport.signIn('owner@example.com');
+    await transport().signIn('owner@example.com');
     renderSection({ seeded: false });
     expect(screen.getByRole('status')).toHaveTextContent('Loading billing address and tax ID');
     expect(await screen.findByRole('textbox', { name: 'Name' })).toHaveValue('Acme Pro Inc.');
-    expect(transport.requests.map((request) => request.path)).toEqual(
+    expect(transport().requests.map((request) => request.path)).toEqual(
       expect.arrayContaining([
         '/platform/organizations/acme-pro/customer',
         '/platform/organizations/acme-pro/tax-ids',
@@ -145,7 +122,7 @@ describe('Billing Address & Tax ID section', () => {
   });
 
   it('refuses a two-letter name in the form and sends nothing', async () => {
-    await transport.signIn('owner@example.com');
+    await transport().signIn('owner@example.com');
     const { user } = renderSection();
     await user.clear(input('Name'));
     await user.type(input('Name'), 'Ab');
@@ -155,7 +132,7 @@ describe('Billing Address & Tax ID section', () => {
     expect(input('Name')).toHaveAttribute('aria-invalid', 'true');
     expect(input('Name')).toHaveAccessibleDescription(expect.stringContaining(NAME_MESSAGE));
     expect(input('Name')).toHaveFocus();
-    expect(transport.writes()).toEqual([]);
+    expect(transport().writes()).toEqual([]);
   });
 
   it('moves focus to the first invalid field and links every error to its field', async () => {
@@ -250,12 +227,12 @@ describe('Billing Address & Tax ID section', () => {
       ),
     ).toBeInTheDocument();
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
-    expect(transport.requests).toEqual([]);
+    expect(transport().requests).toEqual([]);
   });
 
   describe('saving to the API', () => {
     beforeEach(async () => {
-      await transport.signIn('owner@example.com');
+      await transport().signIn('owner@example.com');
     });
 
     it('saves the profile first, then the tax ID with its VAT prefix added', async () => {
@@ -270,7 +247,11 @@ describe('Billing Address & Tax ID section', () => {
       await user.click(button('Save'));
 
       expect(await screen.findByText(SAVED)).toBeInTheDocument();
-      expect(transport.writes().map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+      expect(
+        transport()
+          .writes()
+          .map(({ method, path, body }) => ({ method, path, body })),
+      ).toEqual([
         {
           method: 'PUT',
           path: '/platform/organizations/acme-pro/customer',
@@ -320,7 +301,7 @@ describe('Billing Address & Tax ID section', () => {
       await user.click(button('Save'));
 
       expect(await screen.findByText(SAVED)).toBeInTheDocument();
-      const writes = transport.writes();
+      const writes = transport().writes();
       expect(writes.map(({ method, path }) => `${method} ${path}`)).toEqual([
         'DELETE /platform/organizations/acme-pro/tax-ids',
       ]);
@@ -331,21 +312,21 @@ describe('Billing Address & Tax ID section', () => {
 
     it('names the step that failed: the profile', async () => {
       // The screen believes the user may write; the API, seeing a developer, refuses.
-      await transport.signIn('developer@example.com');
+      await transport().signIn('developer@example.com');
       const { user } = renderSection();
       await user.type(input('City'), ' City');
       await user.click(button('Save'));
       expect(
         await screen.findByText(/^Failed to update customer profile: .*billing write on customer/),
       ).toBeInTheDocument();
-      expect(transport.writes()).toHaveLength(1);
+      expect(transport().writes()).toHaveLength(1);
       // Nothing was saved: the change stays, ready to try again.
       expect(input('City')).toHaveValue('Dublin City');
       expect(button('Save')).toBeEnabled();
     });
 
     it('names the step that failed: the tax ID', async () => {
-      await transport.signIn('developer@example.com');
+      await transport().signIn('developer@example.com');
       const { user } = renderSection();
       await user.click(button('Clear tax ID'));
       await user.click(button('Save'));

@@ -1,16 +1,11 @@
-import type { Organization, Profile, Role } from '@meterline/domain';
+import type { Organization, Profile } from '@meterline/domain';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recorded } from '../../../../test/fixtures';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recorded, roleIn } from '../../../../test/fixtures';
 import { recordedBilling } from '../../../../test/billing-fixtures';
 import { recordedBillingData } from '../../../../test/recorded-billing-data';
-import {
-  installApiTransport,
-  startRealApi,
-  type ApiTransport,
-  type RealApi,
-} from '../../../../test/real-api';
+import { withRealApi } from '../../../../test/real-api';
 import { createTestQueryClient } from '../../../../test/render-app';
 import { AppProviders } from '../../../app/providers';
 import { subscriptionKeys } from '../../../data/keys';
@@ -34,25 +29,7 @@ const NO_WRITE = 'You need additional permissions to top up credits';
 
 const ACME_PRO = recorded.organization.acmePro;
 
-function roleIn(profile: Profile, slug: string): Role | null {
-  return profile.organizations.find((org) => org.slug === slug)?.role ?? null;
-}
-
-let api: RealApi;
-let transport: ApiTransport;
-
-beforeAll(async () => {
-  api = await startRealApi();
-});
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  transport = installApiTransport(api.url);
-});
-afterEach(() => {
-  transport.restore();
-});
+const transport = withRealApi();
 
 function renderSection({
   organization = ACME_PRO,
@@ -116,7 +93,7 @@ describe('Credit balance section', () => {
 
   describe('topping up', () => {
     beforeEach(async () => {
-      await transport.signIn('owner@example.com');
+      await transport().signIn('owner@example.com');
     });
 
     it('refuses 99 and 150.5 with the spec messages and sends nothing', async () => {
@@ -142,7 +119,7 @@ describe('Credit balance section', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Top Up' }));
       expect(await within(dialog).findByText(WHOLE)).toBeInTheDocument();
 
-      expect(transport.writes()).toEqual([]);
+      expect(transport().writes()).toEqual([]);
     });
 
     it('tops up 150 with the default card: one request, one key, the balance rises by $150', async () => {
@@ -160,7 +137,7 @@ describe('Credit balance section', () => {
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       expect(await within(region()).findByText('-$200.00')).toBeInTheDocument();
 
-      const topUps = transport
+      const topUps = transport()
         .writes()
         .filter(({ path }) => path === '/platform/organizations/acme-pro/billing/credits/top-up');
       expect(topUps).toHaveLength(1);
@@ -240,7 +217,7 @@ describe('Credit balance section', () => {
 
     it('shows the error inline and as a toast when the top-up fails', async () => {
       // The screen believes the user may write; the API, seeing a developer, refuses.
-      await transport.signIn('developer@example.com');
+      await transport().signIn('developer@example.com');
       const { user, region } = renderSection();
       await within(region()).findByText(/^-\$/);
       const dialog = await openTopUp(user, region());

@@ -1,15 +1,10 @@
 import type { Organization, Profile, Role } from '@meterline/domain';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recorded } from '../../../../test/fixtures';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recorded, roleIn } from '../../../../test/fixtures';
 import { recordedBillingData } from '../../../../test/recorded-billing-data';
-import {
-  installApiTransport,
-  startRealApi,
-  type ApiTransport,
-  type RealApi,
-} from '../../../../test/real-api';
+import { withRealApi } from '../../../../test/real-api';
 import { createTestQueryClient } from '../../../../test/render-app';
 import { AppProviders } from '../../../app/providers';
 import { organizationKeys } from '../../../data/keys';
@@ -22,25 +17,7 @@ const NO_UPDATE = 'You need additional permissions to update billing emails';
 
 const ACME_PRO = recorded.organization.acmePro;
 
-function roleIn(profile: Profile, slug: string): Role | null {
-  return profile.organizations.find((org) => org.slug === slug)?.role ?? null;
-}
-
-let api: RealApi;
-let transport: ApiTransport;
-
-beforeAll(async () => {
-  api = await startRealApi();
-});
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  transport = installApiTransport(api.url);
-});
-afterEach(() => {
-  transport.restore();
-});
+const transport = withRealApi();
 
 /** The section fed by the organization detail query, as the billing page's layout feeds it. */
 function Section({ slug, role }: { slug: string; role: Role | null }) {
@@ -123,7 +100,7 @@ describe('Email Recipient section', () => {
   });
 
   it('says which additional email is not valid, and sends nothing', async () => {
-    await transport.signIn('owner@example.com');
+    await transport().signIn('owner@example.com');
     const { user } = renderSection();
     await user.type(additional(), 'bad{Enter}');
 
@@ -134,7 +111,7 @@ describe('Email Recipient section', () => {
 
     await user.click(button('Save'));
     expect(additional()).toHaveFocus();
-    expect(transport.writes()).toEqual([]);
+    expect(transport().writes()).toEqual([]);
 
     // Removing it clears the error.
     await user.click(button('Remove bad'));
@@ -189,7 +166,7 @@ describe('Email Recipient section', () => {
 
   describe('saving to the API', () => {
     beforeEach(async () => {
-      await transport.signIn('owner@example.com');
+      await transport().signIn('owner@example.com');
     });
 
     it('sends name, billing email and recipients, and refreshes the organization', async () => {
@@ -201,7 +178,11 @@ describe('Email Recipient section', () => {
       await user.click(button('Save'));
 
       expect(await screen.findByText('Successfully updated billing emails')).toBeInTheDocument();
-      expect(transport.writes().map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+      expect(
+        transport()
+          .writes()
+          .map(({ method, path, body }) => ({ method, path, body })),
+      ).toEqual([
         {
           method: 'PATCH',
           path: '/platform/organizations/acme-pro',
@@ -213,7 +194,7 @@ describe('Email Recipient section', () => {
         },
       ]);
       // The organization detail was refetched from the server, and the list invalidated.
-      expect(transport.requests.map((request) => `${request.method} ${request.path}`)).toContain(
+      expect(transport().requests.map((request) => `${request.method} ${request.path}`)).toContain(
         'GET /platform/organizations/acme-pro',
       );
       expect(
@@ -231,7 +212,7 @@ describe('Email Recipient section', () => {
     });
 
     it('shows the server refusal', async () => {
-      await transport.signIn('developer@example.com');
+      await transport().signIn('developer@example.com');
       const { user } = renderSection();
       await user.type(additional(), 'ops@acme.example.com{Enter}');
       await user.click(button('Save'));

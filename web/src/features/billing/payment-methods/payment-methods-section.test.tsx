@@ -1,15 +1,10 @@
-import type { Organization, Profile, Role } from '@meterline/domain';
+import type { Organization, Profile } from '@meterline/domain';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recorded } from '../../../../test/fixtures';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recorded, roleIn } from '../../../../test/fixtures';
 import { recordedBillingData } from '../../../../test/recorded-billing-data';
-import {
-  installApiTransport,
-  startRealApi,
-  type ApiTransport,
-  type RealApi,
-} from '../../../../test/real-api';
+import { withRealApi } from '../../../../test/real-api';
 import { createTestQueryClient } from '../../../../test/render-app';
 import { AppProviders } from '../../../app/providers';
 import { ApiError } from '../../../data/api-client';
@@ -31,25 +26,7 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
-function roleIn(profile: Profile, slug: string): Role | null {
-  return profile.organizations.find((org) => org.slug === slug)?.role ?? null;
-}
-
-let api: RealApi;
-let transport: ApiTransport;
-
-beforeAll(async () => {
-  api = await startRealApi();
-});
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  transport = installApiTransport(api.url);
-});
-afterEach(() => {
-  transport.restore();
-});
+const transport = withRealApi();
 
 function renderSection({
   organization = ACME_PRO,
@@ -85,7 +62,7 @@ async function typeCard(
 
 describe('Payment methods section', () => {
   it("lists acme-pro's cards with brand, last four, expiry and badges", async () => {
-    await transport.signIn('owner@example.com');
+    await transport().signIn('owner@example.com');
     const { card, cards } = renderSection();
     expect(screen.getByRole('status')).toHaveTextContent('Loading payment methods');
     await screen.findByText('4242');
@@ -115,13 +92,13 @@ describe('Payment methods section', () => {
   });
 
   it('shows the empty state for an organization without cards', async () => {
-    await transport.signIn('owner@example.com');
+    await transport().signIn('owner@example.com');
     const { region } = renderSection({ organization: recorded.organization.acmeFree });
     expect(await within(region()).findByText('No payment methods yet')).toBeInTheDocument();
   });
 
   it('shows a developer the cards without a menu, and "Add new card" disabled with the reason', async () => {
-    await transport.signIn('developer@example.com');
+    await transport().signIn('developer@example.com');
     const { region } = renderSection({ profile: recordedBillingData.profile.developer });
     await within(region()).findByText('4242');
     expect(within(region()).queryByRole('button', { name: /Manage card/ })).not.toBeInTheDocument();
@@ -131,7 +108,7 @@ describe('Payment methods section', () => {
   });
 
   it('keeps the default card: its Delete is disabled with the rule, and the API refuses it', async () => {
-    await transport.signIn('owner@example.com');
+    await transport().signIn('owner@example.com');
     const { user, region } = renderSection();
     await within(region()).findByText('4242');
     await user.click(
@@ -158,7 +135,7 @@ describe('Payment methods section', () => {
 
   describe('adding a card', () => {
     beforeEach(async () => {
-      await transport.signIn('owner@example.com');
+      await transport().signIn('owner@example.com');
     });
 
     it('opens a dialog with the card fields, both options checked, focus on the card number', async () => {
@@ -196,7 +173,7 @@ describe('Payment methods section', () => {
         await within(dialog).findByText('Your card number is incomplete.'),
       ).toBeInTheDocument();
       expect(within(dialog).getByLabelText('Card number')).toHaveFocus();
-      expect(transport.writes()).toEqual([]);
+      expect(transport().writes()).toEqual([]);
     });
 
     it('adds 4242 4242 4242 4242, makes it the default and lists it; the address is unchanged', async () => {
@@ -212,7 +189,11 @@ describe('Payment methods section', () => {
       expect(await screen.findByText(ADDED, {}, { timeout: 10_000 })).toBeInTheDocument();
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       await waitFor(() => expect(cards()).toHaveLength(before + 1));
-      expect(transport.writes().map(({ method, path }) => `${method} ${path}`)).toEqual([
+      expect(
+        transport()
+          .writes()
+          .map(({ method, path }) => `${method} ${path}`),
+      ).toEqual([
         'POST /platform/captcha',
         'POST /platform/organizations/acme-pro/payments/setup-intent',
         'POST /platform/simulator/setup-intents/confirm',
@@ -240,7 +221,9 @@ describe('Payment methods section', () => {
       const alert = await within(dialog).findByRole('alert', {}, { timeout: 10_000 });
       expect(alert).toHaveTextContent(DECLINED);
       expect(screen.getByRole('dialog', { name: 'Add new card' })).toBeInTheDocument();
-      const paths = transport.writes().map(({ path }) => path);
+      const paths = transport()
+        .writes()
+        .map(({ path }) => path);
       expect(paths).not.toContain('/platform/organizations/acme-pro/payments/attach');
       expect(paths).not.toContain('/platform/organizations/acme-pro/payments/default');
       expect((await getPaymentMethods('acme-pro')).data).toHaveLength(before);
@@ -287,11 +270,15 @@ describe('Payment methods section', () => {
 
       expect(await screen.findByText(ADDED, {}, { timeout: 10_000 })).toBeInTheDocument();
       await waitFor(() =>
-        expect(transport.writes().map(({ method, path }) => `${method} ${path}`)).toContain(
-          'PUT /platform/organizations/acme-pro/customer',
-        ),
+        expect(
+          transport()
+            .writes()
+            .map(({ method, path }) => `${method} ${path}`),
+        ).toContain('PUT /platform/organizations/acme-pro/customer'),
       );
-      const writes = transport.writes().map(({ method, path }) => `${method} ${path}`);
+      const writes = transport()
+        .writes()
+        .map(({ method, path }) => `${method} ${path}`);
       expect(writes.filter((write) => write.includes('/tax-ids'))).toEqual([]);
     });
   });
