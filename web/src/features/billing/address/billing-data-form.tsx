@@ -3,7 +3,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   billingDataChanges,
   billingDataFormValues,
-  COUNTRIES,
   countryName,
   findTaxIdKindByName,
   hasBillingDataChanges,
@@ -23,6 +22,7 @@ import { cn } from '../../../lib/cn';
 import { useUpdateCustomerMutation } from '../../../data/customer-mutation';
 import { useDeleteTaxIdMutation, useSetTaxIdMutation } from '../../../data/tax-id-mutations';
 import { PermissionNotice } from '../billing-section';
+import { AddressFields } from './address-fields';
 import { billingDataFormSchema } from './billing-data-form-schema';
 
 const SUCCESS_MESSAGE = 'Successfully updated billing data';
@@ -181,51 +181,20 @@ export function BillingDataForm({
       >
         <legend className="sr-only">Billing address and tax ID</legend>
         <div className="grid gap-x-4 gap-y-4 sm:grid-cols-2">
-          <FormField
-            label="Name"
-            hint="The company or person the invoices are addressed to."
-            error={errors.billing_name?.message}
-            className="sm:col-span-2"
-          >
-            <Input autoComplete="billing organization" {...form.register('billing_name')} />
-          </FormField>
-          <FormField label="Address line 1" error={errors.line1?.message}>
-            <Input autoComplete="billing address-line1" {...form.register('line1')} />
-          </FormField>
-          <FormField label="Address line 2" optional error={errors.line2?.message}>
-            <Input autoComplete="billing address-line2" {...form.register('line2')} />
-          </FormField>
-          <FormField label="City" error={errors.city?.message}>
-            <Input autoComplete="billing address-level2" {...form.register('city')} />
-          </FormField>
-          <FormField label="State" optional error={errors.state?.message}>
-            <Input autoComplete="billing address-level1" {...form.register('state')} />
-          </FormField>
-          <FormField label="Postal code" error={errors.postal_code?.message}>
-            <Input autoComplete="billing postal-code" {...form.register('postal_code')} />
-          </FormField>
-          <FormField label="Country" error={errors.country?.message}>
-            <NativeSelect
-              autoComplete="billing country"
-              {...form.register('country', {
-                onChange: (event: { target: { value: string } }) => {
-                  // Tax ID kinds belong to a country: one the new country does not offer goes.
-                  const offered = taxIdKindsForCountry(event.target.value);
-                  const chosen = form.getValues('tax_id_name');
-                  if (chosen && !offered.some((option) => option.name === chosen)) {
-                    clearTaxIdFields();
-                  }
-                },
-              })}
-            >
-              <option value="">Select a country</option>
-              {COUNTRIES.map((option) => (
-                <option key={option.code} value={option.code}>
-                  {option.name}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
+          <AddressFields
+            register={(name) => form.register(name)}
+            errors={errors}
+            nameHint="The company or person the invoices are addressed to."
+            nameAutoComplete="billing organization"
+            onCountryChange={(next) => {
+              // Tax ID kinds belong to a country: one the new country does not offer goes.
+              const offered = taxIdKindsForCountry(next);
+              const chosen = form.getValues('tax_id_name');
+              if (chosen && !offered.some((option) => option.name === chosen)) {
+                clearTaxIdFields();
+              }
+            }}
+          />
         </div>
 
         <div className="border-t pt-5">

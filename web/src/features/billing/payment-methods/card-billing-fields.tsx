@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
-import { COUNTRIES, findTaxIdKindByName, taxIdKindsForCountry } from '@meterline/domain';
+import { findTaxIdKindByName, taxIdKindsForCountry } from '@meterline/domain';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { SwitchField } from '../../../payments/ui/checkbox-field';
+import { AddressFields } from '../address/address-fields';
 import type { AddCardFormValues } from './add-card-form-schema';
 
 /**
@@ -32,57 +33,19 @@ export function CardBillingFields({ form }: { form: UseFormReturn<AddCardFormVal
     <div className="space-y-4">
       <SwitchField label="I’m purchasing as a business" {...form.register('business')} />
       <div className="grid gap-x-3 gap-y-3 sm:grid-cols-2">
-        <FormField
-          label="Name"
-          hint={business ? 'The organization’s legal name.' : 'Your full name.'}
-          error={errors.billing_name?.message}
-          className="sm:col-span-2"
-        >
-          <Input
-            autoComplete={business ? 'billing organization' : 'billing name'}
-            {...form.register('billing.billing_name')}
-          />
-        </FormField>
-        <FormField label="Address line 1" error={errors.line1?.message} className="sm:col-span-2">
-          <Input autoComplete="billing address-line1" {...form.register('billing.line1')} />
-        </FormField>
-        <FormField
-          label="Address line 2"
-          optional
-          error={errors.line2?.message}
-          className="sm:col-span-2"
-        >
-          <Input autoComplete="billing address-line2" {...form.register('billing.line2')} />
-        </FormField>
-        <FormField label="City" error={errors.city?.message}>
-          <Input autoComplete="billing address-level2" {...form.register('billing.city')} />
-        </FormField>
-        <FormField label="State" optional error={errors.state?.message}>
-          <Input autoComplete="billing address-level1" {...form.register('billing.state')} />
-        </FormField>
-        <FormField label="Postal code" error={errors.postal_code?.message}>
-          <Input autoComplete="billing postal-code" {...form.register('billing.postal_code')} />
-        </FormField>
-        <FormField label="Country" error={errors.country?.message}>
-          <NativeSelect
-            autoComplete="billing country"
-            {...form.register('billing.country', {
-              onChange: (event: { target: { value: string } }) => {
-                // Tax ID kinds belong to a country: one the new country does not offer goes.
-                const chosen = form.getValues('billing.tax_id_name');
-                const offered = taxIdKindsForCountry(event.target.value);
-                if (chosen && !offered.some((option) => option.name === chosen)) clearTaxId();
-              },
-            })}
-          >
-            <option value="">Select a country</option>
-            {COUNTRIES.map((option) => (
-              <option key={option.code} value={option.code}>
-                {option.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
+        <AddressFields
+          register={(name) => form.register(`billing.${name}`)}
+          errors={errors}
+          nameHint={business ? 'The organization’s legal name.' : 'Your full name.'}
+          nameAutoComplete={business ? 'billing organization' : 'billing name'}
+          wideLines
+          onCountryChange={(next) => {
+            // Tax ID kinds belong to a country: one the new country does not offer goes.
+            const chosen = form.getValues('billing.tax_id_name');
+            const offered = taxIdKindsForCountry(next);
+            if (chosen && !offered.some((option) => option.name === chosen)) clearTaxId();
+          }}
+        />
         {business ? (
           <>
             <FormField
