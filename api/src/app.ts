@@ -36,6 +36,7 @@ import projectRoutes from './routes/projects.ts';
 import taxIdRoutes from './routes/tax-ids.ts';
 import captchaRoutes from './routes/captcha.ts';
 import creditRoutes from './routes/credits.ts';
+import invoicePaymentRoutes from './routes/invoice-payments.ts';
 import paymentRoutes from './routes/payments.ts';
 import simulatorRoutes from './routes/simulator.ts';
 import webhookRoutes from './routes/webhooks.ts';
@@ -113,6 +114,7 @@ export async function buildApp({ config, db, clock, gateway }: AppDeps): Promise
   await app.register(captchaRoutes, { captcha });
   await app.register(paymentRoutes, { db, gateway, clock, captcha, config });
   await app.register(creditRoutes, { db, gateway, clock, captcha });
+  await app.register(invoicePaymentRoutes, { db, gateway, clock });
   await app.register(webhookRoutes, {
     db,
     gateway,

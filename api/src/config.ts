@@ -80,6 +80,10 @@ const envSchema = z.object({
     .string()
     .regex(/^whsec_[A-Za-z0-9_+/=]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
     .optional(),
+  /** Where the server calls Stripe's API, when not Stripe itself: a local mock of it (tests, offline). */
+  STRIPE_API_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
   // The captcha: both keys select hCaptcha; neither, the built-in captcha.
   HCAPTCHA_SITE_KEY: z.string().min(1).max(200).optional(),
   HCAPTCHA_SECRET: z.string().min(1).max(200).optional(),
@@ -98,6 +102,13 @@ function checkProviderKeys(env: z.output<typeof envSchema>, ctx: z.RefinementCtx
   };
   pair('STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY');
   pair('HCAPTCHA_SITE_KEY', 'HCAPTCHA_SECRET');
+  if (env.STRIPE_API_URL && !env.STRIPE_SECRET_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_API_URL'],
+      message: 'needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY',
+    });
+  }
   if (env.STRIPE_WEBHOOK_SECRET && !env.STRIPE_SECRET_KEY) {
     ctx.addIssue({
       code: 'custom',

@@ -1,7 +1,13 @@
 import { AUTHENTICATION_FAILED_MESSAGE } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
-import { CARDS, answerChallenge, card } from './support/payments.ts';
+import {
+  CARDS,
+  answerChallenge,
+  confirmPayment,
+  paymentMethod,
+  tokenize,
+} from './support/payments.ts';
 import {
   startTestServer,
   testDatabases,
@@ -9,6 +15,12 @@ import {
   type TestServer,
   signInEveryone,
 } from './support/server.ts';
+
+interface PayAnswer {
+  status?: string;
+  payment_intent_secret?: string | null;
+  message?: string;
+}
 
 describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (database) => {
   let server: TestServer;
@@ -31,12 +43,20 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     return open.id;
   }
 
-  function pay(client: TestClient, invoiceId: string, org: string, number: string, key: string) {
-    return client.post<{ status?: string; challenge?: { id: string }; message?: string }>(
-      `/platform/simulator/invoices/${invoiceId}/pay`,
-      { org, card: card(number) },
-      { 'idempotency-key': key },
+  /** The hosted page's Pay: the payment method the browser tokenized, under the attempt's key. */
+  function pay(client: TestClient, slug: string, invoiceId: string, pm: string, key?: string) {
+    return client.post<PayAnswer>(
+      `/platform/organizations/${slug}/billing/invoices/${invoiceId}/pay`,
+      { payment_method_id: pm },
+      key ? { 'idempotency-key': key } : {},
     );
+  }
+
+  /** What the page does after requires_action: confirm (the challenge screen), answer, send again. */
+  async function authenticate(secret: string | null | undefined, outcome: 'complete' | 'fail') {
+    const confirmed = await confirmPayment(as('owner'), secret ?? '');
+    expect(confirmed.body.status).toBe('requires_action');
+    return answerChallenge(as('owner'), confirmed.body.challenge?.id ?? '', outcome);
   }
 
   async function invoiceState(invoiceId: string) {
@@ -55,9 +75,82 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
       .execute();
     return {
       ...invoice,
+      charges: charges.length,
       succeeded: charges.filter((charge) => charge.status === 'succeeded').length,
     };
   }
+
+  /** A paid invoice of the organization reopened, as if its charge had failed. */
+  async function makeOpenInvoice(slug: string, skip: number): Promise<string> {
+    const org = await db()
+      .selectFrom('organizations')
+      .select('id')
+      .where('slug', '=', slug)
+      .executeTakeFirstOrThrow();
+    const paid = await db()
+      .selectFrom('invoices')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .where('amount_due_cents', '>', 0)
+      .orderBy('sequence', 'desc')
+      .offset(skip)
+      .limit(1)
+      .executeTakeFirst();
+    if (!paid) throw new Error(`${slug} has no invoice`);
+    await db()
+      .updateTable('invoices')
+      .set({ status: 'open', paid_at: null, amount_paid_cents: 0 })
+      .where('id', '=', paid.id)
+      .execute();
+    return paid.id;
+  }
+
+  /** The provider's id of a card saved for the organization. */
+  async function savedCardOf(slug: string): Promise<string> {
+    const card = await db()
+      .selectFrom('payment_methods')
+      .innerJoin('organizations', 'organizations.id', 'payment_methods.organization_id')
+      .select('payment_methods.provider_payment_method_id')
+      .where('organizations.slug', '=', slug)
+      .where('payment_methods.is_default', '=', true)
+      .executeTakeFirstOrThrow();
+    return card.provider_payment_method_id;
+  }
+
+  it('tokenizes a typed card for a signed-in user, refusing one the provider would not take', async () => {
+    const visa = await tokenize(as('developer'), CARDS.visa);
+    expect(visa.status).toBe(200);
+    expect(visa.body.id).toMatch(/^pm_/);
+    // A declining card is tokenized; it is declined when charged.
+    expect((await tokenize(as('owner'), CARDS.declined)).status).toBe(200);
+    const invalid = await tokenize(as('owner'), '4242424242424241');
+    expect(invalid).toMatchObject({
+      status: 402,
+      body: { message: 'Your card number is invalid.' },
+    });
+    const noCard = await as('owner').post<{ message: string }>(
+      '/platform/simulator/payment-methods',
+      {},
+    );
+    expect(noCard.status).toBe(400);
+    expect(noCard.body.message).toMatch(/card/i);
+    expect((await tokenize(server.client(), CARDS.visa)).status).toBe(401);
+    const noCsrf = await as('owner').request(
+      'POST',
+      '/platform/simulator/payment-methods',
+      { card: { number: CARDS.visa, exp_month: 12, exp_year: 2099, cvc: '123' } },
+      {},
+      { csrf: false },
+    );
+    expect(noCsrf.status).toBe(403);
+    // Tokenizing saves nothing for anyone.
+    const saved = await db()
+      .selectFrom('payment_methods')
+      .select('id')
+      .where('provider_payment_method_id', '=', visa.body.id)
+      .execute();
+    expect(saved).toHaveLength(0);
+  });
 
   it("pays acme-pro's open invoice with 4242 once, however often the payment is sent", async () => {
     const invoiceId = await openInvoice('acme-pro');
@@ -67,29 +160,46 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     expect(link.body.redirectUrl).toBe(`/pay/invoices/${invoiceId}?org=acme-pro`);
 
     // First a declined card and a failed challenge: the invoice stays open, nothing is charged.
-    const declined = await pay(as('owner'), invoiceId, 'acme-pro', CARDS.declined, 'pay-declined');
+    const declinedCard = await paymentMethod(as('owner'), CARDS.declined);
+    const declined = await pay(as('owner'), 'acme-pro', invoiceId, declinedCard, 'pay-declined');
     expect(declined).toMatchObject({ status: 402, body: { message: 'Your card was declined.' } });
-    const asked = await pay(as('owner'), invoiceId, 'acme-pro', CARDS.authenticate, 'pay-3ds');
-    expect(asked.body.status).toBe('requires_action');
-    const failed = await answerChallenge(as('owner'), asked.body.challenge?.id ?? '', 'fail');
+    const threeDs = await paymentMethod(as('owner'), CARDS.authenticate);
+    const asked = await pay(as('owner'), 'acme-pro', invoiceId, threeDs, 'pay-3ds');
+    expect(asked).toMatchObject({ status: 200, body: { status: 'requires_action' } });
+    expect(asked.body.payment_intent_secret).toBeTruthy();
+    const failed = await authenticate(asked.body.payment_intent_secret, 'fail');
     expect(failed).toMatchObject({ status: 402, body: { message: AUTHENTICATION_FAILED_MESSAGE } });
+    // The page sends the attempt again after the challenge: it failed, in the provider's words.
+    const afterFailure = await pay(as('owner'), 'acme-pro', invoiceId, threeDs, 'pay-3ds');
+    expect(afterFailure).toMatchObject({
+      status: 402,
+      body: { message: AUTHENTICATION_FAILED_MESSAGE },
+    });
     expect(await invoiceState(invoiceId)).toMatchObject({ status: 'open', succeeded: 0 });
 
     // Then 4242, double-submitted with one key: one charge, the invoice paid.
+    const visa = await paymentMethod(as('owner'), CARDS.visa);
     const [a, b] = await Promise.all([
-      pay(as('owner'), invoiceId, 'acme-pro', CARDS.visa, 'pay-visa'),
-      pay(as('owner'), invoiceId, 'acme-pro', CARDS.visa, 'pay-visa'),
+      pay(as('owner'), 'acme-pro', invoiceId, visa, 'pay-visa'),
+      pay(as('owner'), 'acme-pro', invoiceId, visa, 'pay-visa'),
     ]);
-    expect(a).toMatchObject({ status: 200, body: { status: 'succeeded' } });
-    expect(b).toMatchObject({ status: 200, body: { status: 'succeeded' } });
+    const succeeded = { status: 'succeeded', payment_intent_secret: null };
+    expect(a).toMatchObject({ status: 200, body: succeeded });
+    expect(b).toMatchObject({ status: 200, body: succeeded });
     const paid = await invoiceState(invoiceId);
     expect(paid).toMatchObject({ status: 'paid', succeeded: 1 });
     expect(paid.amount_paid_cents).toBe(paid.amount_due_cents);
-    const again = await pay(as('owner'), invoiceId, 'acme-pro', CARDS.visa, 'pay-visa');
-    expect(again).toMatchObject({ status: 200, body: { status: 'succeeded' } });
+    const again = await pay(as('owner'), 'acme-pro', invoiceId, visa, 'pay-visa');
+    expect(again).toMatchObject({ status: 200, body: succeeded });
+    // The key names one attempt with one card.
+    const otherCard = await paymentMethod(as('owner'), CARDS.visa);
+    expect((await pay(as('owner'), 'acme-pro', invoiceId, otherCard, 'pay-visa')).status).toBe(409);
     // A new attempt finds nothing left to pay.
-    const another = await pay(as('owner'), invoiceId, 'acme-pro', CARDS.visa, 'pay-visa-2');
-    expect(another.status).toBe(409);
+    const another = await pay(as('owner'), 'acme-pro', invoiceId, otherCard, 'pay-visa-2');
+    expect(another).toMatchObject({
+      status: 409,
+      body: { message: 'This invoice has nothing left to pay' },
+    });
     expect(await invoiceState(invoiceId)).toMatchObject({ status: 'paid', succeeded: 1 });
     const listed = await as('owner').get<{ id: string; status: string }[]>(
       '/platform/organizations/acme-pro/billing/invoices?limit=5',
@@ -112,9 +222,13 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     expect((await as('owner').get('/platform/projects/restrictedco1')).status).toBe(402);
 
     // Two attempts with different keys at once: one pays, the other is refused; never two charges.
+    const [first, second] = [
+      await paymentMethod(as('admin'), CARDS.visa),
+      await paymentMethod(as('owner'), CARDS.visa),
+    ];
     const results = await Promise.all([
-      pay(as('admin'), invoiceId, 'restricted-co', CARDS.visa, 'restricted-a'),
-      pay(as('owner'), invoiceId, 'restricted-co', CARDS.visa, 'restricted-b'),
+      pay(as('admin'), 'restricted-co', invoiceId, first, 'restricted-a'),
+      pay(as('owner'), 'restricted-co', invoiceId, second, 'restricted-b'),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 409]);
     expect(await invoiceState(invoiceId)).toMatchObject({ status: 'paid', succeeded: 1 });
@@ -124,74 +238,101 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
 
   it('completing the challenge pays the invoice; an abandoned challenge cannot pay it twice', async () => {
     // acme-team's invoices are all paid in the demo world: one is reopened, as if its charge had failed.
-    const target = await makeOpenInvoice(0);
-    const first = await pay(as('owner'), target, 'acme-team', CARDS.authenticate, 'abandoned');
+    const target = await makeOpenInvoice('acme-team', 0);
+    const card = await paymentMethod(as('owner'), CARDS.authenticate);
+    const first = await pay(as('owner'), 'acme-team', target, card, 'abandoned');
     expect(first.body.status).toBe('requires_action');
-    const second = await pay(as('owner'), target, 'acme-team', CARDS.authenticate, 'completed');
+    const abandoned = await confirmPayment(as('owner'), first.body.payment_intent_secret ?? '');
+    expect(abandoned.body.status).toBe('requires_action');
+
+    const again = await paymentMethod(as('owner'), CARDS.authenticate);
+    const second = await pay(as('owner'), 'acme-team', target, again, 'completed');
     expect(second.body.status).toBe('requires_action');
     // The first attempt was cancelled when the second began: its challenge no longer pays.
-    const late = await answerChallenge(as('owner'), first.body.challenge?.id ?? '', 'complete');
+    const late = await answerChallenge(as('owner'), abandoned.body.challenge?.id ?? '', 'complete');
     expect(late.status).toBe(402);
-    const done = await answerChallenge(as('owner'), second.body.challenge?.id ?? '', 'complete');
+    const done = await authenticate(second.body.payment_intent_secret, 'complete');
     expect(done).toMatchObject({ status: 200, body: { status: 'succeeded' } });
     expect(await invoiceState(target)).toMatchObject({ status: 'paid', succeeded: 1 });
-    // The paying request repeated answers its result.
-    const repeated = await pay(as('owner'), target, 'acme-team', CARDS.authenticate, 'completed');
-    expect(repeated).toMatchObject({ status: 200, body: { status: 'succeeded' } });
+    // The page sends the paying request again with its key: it answers its result, charging nothing.
+    const repeated = await pay(as('owner'), 'acme-team', target, again, 'completed');
+    expect(repeated).toMatchObject({
+      status: 200,
+      body: { status: 'succeeded', payment_intent_secret: null },
+    });
+    const late2 = await pay(as('owner'), 'acme-team', target, card, 'abandoned');
+    expect(late2.status).toBe(402);
+    expect(await invoiceState(target)).toMatchObject({ status: 'paid', succeeded: 1 });
   });
 
-  async function makeOpenInvoice(skip: number): Promise<string> {
-    const org = await db()
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', 'acme-team')
-      .executeTakeFirstOrThrow();
-    const paid = await db()
-      .selectFrom('invoices')
-      .select('id')
-      .where('organization_id', '=', org.id)
-      .where('amount_due_cents', '>', 0)
-      .orderBy('sequence', 'desc')
-      .offset(skip)
-      .limit(1)
-      .executeTakeFirst();
-    if (!paid) throw new Error('acme-team has no invoice');
-    await db()
-      .updateTable('invoices')
-      .set({ status: 'open', paid_at: null, amount_paid_cents: 0 })
-      .where('id', '=', paid.id)
-      .execute();
-    return paid.id;
-  }
-
   it('needs a member who may pay, and keeps invoices to their organization', async () => {
-    const invoiceId = await makeOpenInvoice(1);
+    const invoiceId = await makeOpenInvoice('acme-team', 1);
+    const card = await paymentMethod(as('owner'), CARDS.visa);
     for (const user of ['developer', 'readonly']) {
-      const response = await pay(as(user), invoiceId, 'acme-team', CARDS.visa, `pay-${user}`);
+      const response = await pay(as(user), 'acme-team', invoiceId, card, `pay-${user}`);
       expect(response.status, user).toBe(403);
     }
-    expect((await pay(as('outsider'), invoiceId, 'acme-team', CARDS.visa, 'x')).status).toBe(404);
+    expect((await pay(as('outsider'), 'acme-team', invoiceId, card, 'x')).status).toBe(404);
     // acme-pro's owner cannot pay acme-team's invoice by naming acme-pro.
-    expect((await pay(as('owner'), invoiceId, 'acme-pro', CARDS.visa, 'wrong-org')).status).toBe(
-      404,
+    const wrongOrg = await pay(as('owner'), 'acme-pro', invoiceId, card, 'wrong-org');
+    expect(wrongOrg).toMatchObject({ status: 404, body: { message: 'Invoice not found' } });
+    expect((await pay(server.client(), 'acme-team', invoiceId, card, 'anon')).status).toBe(401);
+    const noMethod = await as('owner').post<{ message: string }>(
+      `/platform/organizations/acme-team/billing/invoices/${invoiceId}/pay`,
+      {},
+      { 'idempotency-key': 'no-method' },
     );
-    const noSession = await server.client().post(`/platform/simulator/invoices/${invoiceId}/pay`, {
-      org: 'acme-team',
-      card: card(CARDS.visa),
+    expect(noMethod).toMatchObject({
+      status: 400,
+      body: { message: 'Payment method id required' },
     });
-    expect(noSession.status).toBe(401);
-    expect(await invoiceState(invoiceId)).toMatchObject({ status: 'open', succeeded: 0 });
+    expect(await invoiceState(invoiceId)).toMatchObject({
+      status: 'open',
+      charges: 0,
+      succeeded: 0,
+    });
+  });
+
+  it("refuses another organization's card, whoever learnt its id; the organization's own may pay", async () => {
+    const invoiceId = await makeOpenInvoice('acme-pro', 4);
+    const foreign = await savedCardOf('acme-team');
+    const refused = await pay(as('owner'), 'acme-pro', invoiceId, foreign, 'foreign');
+    expect(refused).toMatchObject({ status: 404, body: { message: 'Payment method not found' } });
+    const unknown = await pay(as('owner'), 'acme-pro', invoiceId, 'pm_sim_nobody', 'unknown');
+    expect(unknown).toMatchObject({ status: 404, body: { message: 'Payment method not found' } });
+    expect(await invoiceState(invoiceId)).toMatchObject({ status: 'open', charges: 0 });
+
+    // The provider's side refuses it too: a charge for acme-pro with acme-team's card fails.
+    const acmePro = await db()
+      .selectFrom('organizations')
+      .select('id')
+      .where('slug', '=', 'acme-pro')
+      .executeTakeFirstOrThrow();
+    const direct = await server.gateway.charge({
+      amountCents: 100,
+      providerPaymentMethodId: foreign,
+      idempotencyKey: 'foreign-direct',
+      description: 'test',
+      offSession: false,
+      organizationId: acmePro.id,
+    });
+    expect(direct.status).toBe('failed');
+
+    const own = await pay(as('owner'), 'acme-pro', invoiceId, await savedCardOf('acme-pro'), 'own');
+    expect(own).toMatchObject({ status: 200, body: { status: 'succeeded' } });
+    expect(await invoiceState(invoiceId)).toMatchObject({ status: 'paid', succeeded: 1 });
   });
 
   it('lets no automatic retry charge while a Pay Now waits for its challenge', async () => {
-    const invoiceId = await makeOpenInvoice(2);
+    const invoiceId = await makeOpenInvoice('acme-team', 2);
     // The engine's retry is due right now.
     await db()
       .updateTable('invoices')
       .set({ next_payment_attempt_at: new Date(), attempt_count: 1 })
       .where('id', '=', invoiceId)
       .execute();
-    const started = await pay(as('owner'), invoiceId, 'acme-team', CARDS.authenticate, 'pay-3ds');
+    const card = await paymentMethod(as('owner'), CARDS.authenticate);
+    const started = await pay(as('owner'), 'acme-team', invoiceId, card, 'pay-3ds');
     expect(started.body.status).toBe('requires_action');
     const retry = await collectInvoice(db(), server.gateway, invoiceId, {
       at: new Date(),
@@ -205,8 +346,9 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
       .where('idempotency_key', 'like', '%:attempt:2')
       .execute();
     expect(engineCharges).toHaveLength(0);
-    const challenge = started.body.challenge?.id ?? '';
-    expect((await answerChallenge(as('owner'), challenge, 'complete')).status).toBe(200);
+    expect((await authenticate(started.body.payment_intent_secret, 'complete')).status).toBe(200);
     expect(await invoiceState(invoiceId)).toMatchObject({ status: 'paid', succeeded: 1 });
+    const settled = await pay(as('owner'), 'acme-team', invoiceId, card, 'pay-3ds');
+    expect(settled.body.status).toBe('succeeded');
   });
 });

@@ -309,7 +309,12 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
       ['/platform/simulator/setup-intents/confirm', 'post', ['200', '402']],
       ['/platform/simulator/payment-intents/confirm', 'post', ['200', '402']],
       ['/platform/simulator/challenges/{challengeId}', 'post', ['200', '402']],
-      ['/platform/simulator/invoices/{invoiceId}/pay', 'post', ['200', '402', '403', '404']],
+      ['/platform/simulator/payment-methods', 'post', ['200', '400', '401', '402']],
+      [
+        '/platform/organizations/{slug}/billing/invoices/{invoiceId}/pay',
+        'post',
+        ['200', '400', '402', '403', '404', '409'],
+      ],
       ['/platform/webhooks/stripe', 'post', ['200', '400']],
     ];
     for (const [path, method, statuses] of expected) {

@@ -37,6 +37,7 @@ function breakingOnce(inner: PaymentGateway, when: 'before' | 'after'): PaymentG
   return {
     provider: inner.provider,
     createCard: (card) => inner.createCard(card),
+    mayCharge: (organizationId, id) => inner.mayCharge(organizationId, id),
     retrievePaymentIntent: (ref) => inner.retrievePaymentIntent(ref),
     cancelPaymentIntent: (ref) => inner.cancelPaymentIntent(ref),
     createSetupIntent: (request) => inner.createSetupIntent(request),

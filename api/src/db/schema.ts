@@ -215,6 +215,8 @@ export interface SimulatorPaymentMethodsTable {
   brand: string;
   exp_month: number;
   exp_year: number;
+  /** The organization the card is saved for; null for a card tokenized for a one-off payment. */
+  customer: string | null;
   created_at: CreatedAt;
 }
 

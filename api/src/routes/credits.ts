@@ -1,24 +1,15 @@
 import {
   errorResponseSchema,
-  idempotencyKeySchema,
+  idempotencyHeadersSchema,
   orgParamsSchema,
   topUpBodySchema,
   topUpResponseSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import { topUpCredits, type TopUpDeps } from '../services/credits/top-up.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
-
-const idempotencyHeadersSchema = z.looseObject({
-  'idempotency-key': idempotencyKeySchema
-    .optional()
-    .describe(
-      'Repeating a request with the same key returns the first result and charges nothing more',
-    ),
-});
 
 const creditRoutes: FastifyPluginAsyncZod<TopUpDeps> = async (app, deps) => {
   app.post(

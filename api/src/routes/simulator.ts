@@ -1,12 +1,10 @@
 import {
   errorResponseSchema,
-  hasPermission,
-  idempotencyKeySchema,
-  missingPermissionMessage,
   simulatorChallengeBodySchema,
   simulatorChallengeResponseSchema,
-  simulatorInvoicePayBodySchema,
   simulatorPaymentConfirmBodySchema,
+  simulatorPaymentMethodBodySchema,
+  simulatorPaymentMethodSchema,
   simulatorPaymentResponseSchema,
   simulatorSetupConfirmBodySchema,
   simulatorSetupConfirmResponseSchema,
@@ -16,13 +14,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { NOT_FOUND_ORG, type OrgContext } from '../plugins/access.ts';
 import { HttpError } from '../plugins/errors.ts';
-import { requireUser } from '../plugins/request-context.ts';
-import { findMembership } from '../repositories/organizations.ts';
 import { deliverEvents } from '../services/payments/handle-payment-event.ts';
-import type { CardDetails } from '../services/payments/payment-gateway.ts';
-import { payInvoice } from '../services/payments/pay-invoice.ts';
+import { CardError, type CardDetails } from '../services/payments/payment-gateway.ts';
 import {
   SimulatorRequestError,
   type PaymentSimulator,
@@ -30,7 +24,6 @@ import {
 } from '../services/payments/simulator.ts';
 
 const cardError = { 402: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
-const PAY_PERMISSION = 'billing_write:subscriptions' as const;
 
 const cardDetails = (card: SimulatorCard): CardDetails => ({
   number: card.number,
@@ -40,10 +33,11 @@ const cardDetails = (card: SimulatorCard): CardDetails => ({
 });
 
 /**
- * The simulator's browser-facing side: what the card provider's embedded fields, 3-D Secure screen and
- * hosted invoice page do in production. Intent calls are authorized by the intent's client secret (and a
- * challenge by its unguessable id), not by our session, as the provider's are; the hosted invoice page is
- * ours and needs a member who may pay. Events go to the same handler as the provider's webhooks.
+ * The simulator's browser-facing side: what the card provider's embedded fields and 3-D Secure screen do
+ * in production. Intent calls are authorized by the intent's client secret (and a challenge by its
+ * unguessable id), not by our session, as the provider's are; tokenizing a card for a one-off payment
+ * (the provider's publishable-key call) needs a signed-in user. Events go to the same handler as the
+ * provider's webhooks.
  */
 const simulatorRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -134,54 +128,34 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
-    '/platform/simulator/invoices/:invoiceId/pay',
+    '/platform/simulator/payment-methods',
     {
       config: { access: { kind: 'user' } },
-      // The organization is in the body, so the guard is here: still before validation, same answers.
-      preValidation: async (request) => {
-        const org = (request.body as { org?: unknown } | undefined)?.org;
-        if (typeof org !== 'string' || !org) return;
-        const membership = await findMembership(db, org, requireUser(request).id);
-        if (!membership) throw new HttpError(404, NOT_FOUND_ORG);
-        if (!hasPermission(membership.role, PAY_PERMISSION)) {
-          throw new HttpError(403, missingPermissionMessage(PAY_PERMISSION));
-        }
-        request.org = membership satisfies OrgContext;
-      },
       schema: {
         tags: ['simulator'],
-        summary: "Pay an invoice on the simulator's hosted page with the card typed there",
+        summary: "Tokenize the card typed into the simulator's card form, for a one-off payment",
         description:
-          'Needs a member of `org` with billing write on subscriptions. The card is charged, not saved. ' +
-          'Paid: the invoice is paid and an overdue restriction lifted. A retry with the same ' +
-          'Idempotency-Key charges once.',
-        params: z.object({ invoiceId: z.string().min(1).max(100) }),
-        headers: z.looseObject({ 'idempotency-key': idempotencyKeySchema.optional() }),
-        body: simulatorInvoicePayBodySchema,
+          "The simulator's stand-in for the provider's tokenization in the browser (Stripe's " +
+          'createPaymentMethod): the card gets a payment method id, saved for no organization. A card ' +
+          "the provider would not accept (invalid number, past expiry) answers 402 in the provider's " +
+          'words; a decline happens only when it is charged.',
+        body: simulatorPaymentMethodBodySchema,
         response: {
-          200: simulatorPaymentResponseSchema,
+          200: simulatorPaymentMethodSchema,
           400: errorResponseSchema,
           401: errorResponseSchema,
-          403: errorResponseSchema,
-          ...cardError,
+          402: errorResponseSchema,
         },
       },
     },
     async (request) => {
-      const org = request.org;
-      if (!org) throw new HttpError(404, NOT_FOUND_ORG);
-      const result = await payInvoice(eventDeps, {
-        organizationId: org.organizationId,
-        invoiceId: request.params.invoiceId,
-        idempotencyKey: request.headers['idempotency-key'],
-        card: cardDetails(request.body.card),
-        userId: requireUser(request).id,
-      });
-      if (result.status === 'succeeded') return { status: 'succeeded' as const };
-      if (result.status === 'requires_action') {
-        return simulated(() => simulator.confirmPaymentIntent(result.clientSecret));
+      try {
+        const card = await simulator.createCard(cardDetails(request.body.card));
+        return { id: card.providerPaymentMethodId };
+      } catch (error) {
+        if (error instanceof CardError) throw new HttpError(402, error.message);
+        throw error;
       }
-      throw new Error('The simulator never leaves a payment processing');
     },
   );
 };

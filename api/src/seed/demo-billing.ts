@@ -5,7 +5,7 @@ import { newId } from '../services/billing/ids.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { OVERDUE_AFTER_DAYS } from '../services/billing/restrictions.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
-import type { PaymentGateway } from '../services/payments/payment-gateway.ts';
+import type { PaymentSimulator } from '../services/payments/simulator.ts';
 import type { DemoOrganization } from './demo-world-data.ts';
 
 const DAY = 86_400;
@@ -25,7 +25,8 @@ interface Happening {
 
 interface SeedContext {
   db: Db;
-  gateway: PaymentGateway;
+  /** The demo's cards are the simulator's test cards, saved for their organization. */
+  gateway: PaymentSimulator;
   /** The moving clock of the story; the simulator reads it too. */
   setNow(at: number): void;
   now: number;
@@ -44,6 +45,7 @@ async function addCard(
     expYear: expires.year,
     cvc: '123',
   });
+  await context.gateway.attachPaymentMethod(card.providerPaymentMethodId, organizationId);
   const id = newId('pm');
   await insertPaymentMethod(context.db, {
     id,
@@ -155,7 +157,7 @@ function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number
  */
 export async function liveThroughHistory(
   db: Db,
-  gateway: PaymentGateway,
+  gateway: PaymentSimulator,
   setNow: (at: Date) => void,
   organizations: readonly SeededOrganization[],
   seededAt: number,

@@ -53,6 +53,28 @@ export function attach(client: TestClient, slug: string, setupIntentId: string) 
   >(`/platform/organizations/${slug}/payments/attach`, { setup_intent_id: setupIntentId });
 }
 
+/** The simulator's stand-in for the provider's tokenization in the browser: a one-off payment method. */
+export function tokenize(client: TestClient, number: string) {
+  return client.post<{ id: string; message?: string }>('/platform/simulator/payment-methods', {
+    card: card(number),
+  });
+}
+
+/** Tokenizes a card that the simulator accepts, and answers its payment method id. */
+export async function paymentMethod(client: TestClient, number: string): Promise<string> {
+  const response = await tokenize(client, number);
+  expect(response.status).toBe(200);
+  return response.body.id;
+}
+
+/** What the browser's port does with a payment intent's client secret: confirms it (3-D Secure). */
+export function confirmPayment(client: TestClient, clientSecret: string) {
+  return client.post<{ status?: string; challenge?: { id: string }; message?: string }>(
+    '/platform/simulator/payment-intents/confirm',
+    { client_secret: clientSecret },
+  );
+}
+
 export function answerChallenge(client: TestClient, id: string, outcome: 'complete' | 'fail') {
   return client.post<{ status?: string; message?: string; setup_intent_id?: string }>(
     `/platform/simulator/challenges/${id}`,

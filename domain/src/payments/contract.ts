@@ -139,12 +139,41 @@ export const simulatorChallengeResponseSchema = z
   })
   .meta({ id: 'SimulatorChallengeResponse' });
 
-export const simulatorInvoicePayBodySchema = z
+/** The simulator's tokenization: what the provider's card fields do with a typed card in production. */
+export const simulatorPaymentMethodBodySchema = z
+  .object({ card: simulatorCardSchema })
+  .meta({ id: 'SimulatorPaymentMethodRequest' });
+
+export const simulatorPaymentMethodSchema = z
+  .object({ id: z.string().describe('The payment method to pay with, once') })
+  .meta({ id: 'SimulatorPaymentMethod' });
+export type SimulatorPaymentMethod = z.infer<typeof simulatorPaymentMethodSchema>;
+
+// Pay Now on the hosted invoice page, with either provider.
+
+export const PAYMENT_METHOD_ID_REQUIRED = 'Payment method id required';
+
+export const invoicePaymentBodySchema = z
   .object({
-    org: z.string({ error: 'Slug is required' }).min(1, 'Slug is required').max(100),
-    card: simulatorCardSchema,
+    payment_method_id: z
+      .string({ error: PAYMENT_METHOD_ID_REQUIRED })
+      .min(1, PAYMENT_METHOD_ID_REQUIRED)
+      .max(255)
+      .describe("The card typed on the hosted page, as the provider's payment method"),
   })
-  .meta({ id: 'SimulatorInvoicePayRequest' });
+  .meta({ id: 'InvoicePaymentRequest' });
+export type InvoicePaymentBody = z.infer<typeof invoicePaymentBodySchema>;
+
+export const invoicePaymentResponseSchema = z
+  .object({
+    status: z.enum(['succeeded', 'requires_action', 'processing']),
+    payment_intent_secret: z
+      .string()
+      .nullable()
+      .describe('For requires_action: what the browser confirms (3-D Secure); null otherwise'),
+  })
+  .meta({ id: 'InvoicePaymentResponse' });
+export type InvoicePaymentResponse = z.infer<typeof invoicePaymentResponseSchema>;
 
 /** An Idempotency-Key header value: what a client sends to make a retry repeat the first result. */
 export const idempotencyKeySchema = z
@@ -152,3 +181,12 @@ export const idempotencyKeySchema = z
   .min(1, 'Idempotency-Key must not be empty')
   .max(200, 'Idempotency-Key must be at most 200 characters')
   .regex(/^[\x21-\x7e]+$/, 'Idempotency-Key must be printable ASCII without spaces');
+
+/** The headers of a request that moves money: its optional Idempotency-Key. */
+export const idempotencyHeadersSchema = z.looseObject({
+  'idempotency-key': idempotencyKeySchema
+    .optional()
+    .describe(
+      'Repeating a request with the same key returns the first result and charges nothing more',
+    ),
+});

@@ -4,6 +4,7 @@ import * as billing from './0002-billing.ts';
 import * as customer from './0003-customer.ts';
 import * as payments from './0004-payments.ts';
 import * as billingVersion from './0005-billing-version.ts';
+import * as simulatorCardOwner from './0006-simulator-card-owner.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-customer': customer,
   '0004-payments': payments,
   '0005-billing-version': billingVersion,
+  '0006-simulator-card-owner': simulatorCardOwner,
 };

@@ -33,6 +33,8 @@ export async function chargeAndSettle(
       charge.purpose === 'top_up' ? 'Credit top-up' : `Invoice ${charge.invoice_id ?? ''}`,
     offSession: false,
     metadata: { organization_id: charge.organization_id, purpose: charge.purpose },
+    // A customer's charge: the card must be theirs (saved for them, or just typed by them).
+    organizationId: charge.organization_id,
   });
   return settleAndReport(deps, charge, outcome);
 }

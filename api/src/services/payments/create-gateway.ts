@@ -9,10 +9,10 @@ import { StripeGateway } from './stripe-gateway.ts';
 export function createPaymentGateway(
   db: Db,
   clock: Clock,
-  config?: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY'>,
+  config?: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY' | 'STRIPE_API_URL'>,
 ): PaymentGateway {
   if (config?.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY) {
-    return new StripeGateway(db, config.STRIPE_SECRET_KEY);
+    return new StripeGateway(db, config.STRIPE_SECRET_KEY, { apiUrl: config.STRIPE_API_URL });
   }
   return new PaymentSimulator(db, () => clock.now());
 }

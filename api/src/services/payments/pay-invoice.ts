@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InvoicePaymentResponse } from '@meterline/domain';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
@@ -11,12 +12,15 @@ import {
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { newId } from '../billing/ids.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
-import { CardError, type CardDetails, type PaymentGateway } from './payment-gateway.ts';
+import type { PaymentGateway } from './payment-gateway.ts';
+import { PAYMENT_METHOD_NOT_FOUND } from './payment-methods.ts';
 import { settleCharge } from './settle-charge.ts';
 
 export const INVOICE_NOT_FOUND = 'Invoice not found';
 export const NOTHING_TO_PAY = 'This invoice has nothing left to pay';
 export const PAYMENT_IN_PROGRESS = 'A payment of this invoice is already in progress';
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was already used with a different payment method';
 const SUPERSEDED = 'Replaced by a newer payment attempt.';
 /** A pending charge younger than this is another request still talking to the provider. */
 const IN_FLIGHT_MS = 10 * 60_000;
@@ -27,55 +31,53 @@ export interface PayInvoiceDeps {
   clock: Clock;
 }
 
-export type PayInvoiceResult =
-  | { status: 'succeeded' }
-  | { status: 'requires_action'; clientSecret: string }
-  | { status: 'processing' };
-
 /** The charge key of a Pay Now attempt: the same as the engine's collect-invoice uses for pay_now. */
 export function invoicePaymentKey(invoiceId: string, clientKey: string): string {
   return `invoice:${invoiceId}:pay:${clientKey}`;
 }
 
+export interface PayInvoiceInput {
+  organizationId: string;
+  invoiceId: string;
+  /** The client's Idempotency-Key; without one, the request is an attempt of its own. */
+  idempotencyKey: string | undefined;
+  /** The card typed on the hosted page, tokenized at the provider by the browser. */
+  providerPaymentMethodId: string;
+  userId: string;
+}
+
 /**
- * Pay Now on the hosted invoice page: charges the card typed there (tokenized at the provider, never saved
- * to the organization) for the amount due. A charge row keyed by the request's Idempotency-Key is written
- * before the provider call; success marks the invoice paid and lifts an overdue restriction in the same
- * transaction (see settle-charge). A retry or a double submit with the key charges once; another attempt
- * while one is in flight is refused; an abandoned 3-D Secure attempt is cancelled before a new one.
+ * Pay Now on the hosted invoice page: charges the card typed there (tokenized at the provider by the
+ * browser, never saved to the organization) for the amount due. Only a card the browser just tokenized or
+ * one saved for this organization may pay: another organization's card is not found. A charge row keyed
+ * by the request's Idempotency-Key is written before the provider call; success marks the invoice paid
+ * and lifts an overdue restriction in the same transaction (see settle-charge). A retry or a double
+ * submit with the key charges once, and after 3-D Secure it settles from the provider's record of the
+ * intent; another attempt while one is in flight is refused; an abandoned 3-D Secure attempt is cancelled
+ * before a new one.
  */
 export async function payInvoice(
   deps: PayInvoiceDeps,
-  input: {
-    organizationId: string;
-    invoiceId: string;
-    idempotencyKey: string | undefined;
-    card: CardDetails;
-    userId: string;
-  },
-): Promise<PayInvoiceResult> {
+  input: PayInvoiceInput,
+): Promise<InvoicePaymentResponse> {
   const { db, gateway, clock } = deps;
   const key = invoicePaymentKey(input.invoiceId, input.idempotencyKey ?? randomUUID());
   const existing = await findChargeByKey(db, key);
-  if (existing) return resume(deps, existing, input.organizationId);
+  if (existing) return resume(deps, existing, input);
 
   try {
     await checkPayable(db, input.organizationId, input.invoiceId);
   } catch (error) {
     // A twin of this request (same key) may have paid it a moment ago: answer what the twin got.
     const twin = await findChargeByKey(db, key);
-    if (twin) return resume(deps, twin, input.organizationId);
+    if (twin) return resume(deps, twin, input);
     throw error;
+  }
+  const { providerPaymentMethodId } = input;
+  if (!(await gateway.mayCharge(input.organizationId, providerPaymentMethodId))) {
+    throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
   }
   await cancelAbandonedAttempts(deps, input.invoiceId, key);
-
-  let providerPaymentMethodId: string;
-  try {
-    providerPaymentMethodId = (await gateway.createCard(input.card)).providerPaymentMethodId;
-  } catch (error) {
-    if (error instanceof CardError) throw new HttpError(402, error.message);
-    throw error;
-  }
 
   const claimed = await db.transaction().execute(async (trx) => {
     // Invoice lock first, then the key: a twin that got here first is found, not refused.
@@ -107,9 +109,9 @@ export async function payInvoice(
   if (!claimed) {
     const twin = await findChargeByKey(db, key);
     if (!twin) throw new Error(`Invoice payment ${key} vanished`);
-    return resume(deps, twin, input.organizationId);
+    return resume(deps, twin, input);
   }
-  return toPayInvoiceResult(await chargeAndSettle(deps, claimed));
+  return toResponse(await chargeAndSettle(deps, claimed));
 }
 
 async function checkPayable(db: Db, organizationId: string, invoiceId: string) {
@@ -141,17 +143,21 @@ async function cancelAbandonedAttempts(deps: PayInvoiceDeps, invoiceId: string, 
   }
 }
 
+/** The same key again (a double submit, a retry, the page back from 3-D Secure): the first attempt's state. */
 async function resume(
   deps: PayInvoiceDeps,
   charge: ChargeRow,
-  organizationId: string,
-): Promise<PayInvoiceResult> {
-  if (charge.organization_id !== organizationId) throw new HttpError(404, INVOICE_NOT_FOUND);
-  return toPayInvoiceResult(await resumeCharge(deps, charge));
+  input: PayInvoiceInput,
+): Promise<InvoicePaymentResponse> {
+  if (charge.organization_id !== input.organizationId) throw new HttpError(404, INVOICE_NOT_FOUND);
+  if (charge.provider_payment_method_id !== input.providerPaymentMethodId) {
+    throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+  }
+  return toResponse(await resumeCharge(deps, charge));
 }
 
-function toPayInvoiceResult(progress: ChargeProgress): PayInvoiceResult {
+function toResponse(progress: ChargeProgress): InvoicePaymentResponse {
   return progress.status === 'requires_action'
-    ? { status: 'requires_action', clientSecret: progress.clientSecret ?? '' }
-    : progress;
+    ? { status: 'requires_action', payment_intent_secret: progress.clientSecret }
+    : { status: progress.status, payment_intent_secret: null };
 }

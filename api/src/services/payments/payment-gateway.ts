@@ -40,6 +40,11 @@ export interface ChargeRequest {
   offSession: boolean;
   /** Kept on the provider's record; the charge key is always added. */
   metadata?: Record<string, string>;
+  /**
+   * The organization paying, when the payment method came from the browser: the intent is made for its
+   * customer at the provider, and a payment method saved for another customer fails the charge.
+   */
+  organizationId?: string;
 }
 
 export interface SetupIntentRequest {
@@ -72,6 +77,12 @@ export interface PaymentGateway {
   readonly provider: 'simulator' | 'stripe';
   /** Tokenizes a card (in production the provider's own fields do this in the browser). */
   createCard(card: CardDetails): Promise<ProviderCard>;
+  /**
+   * Whether the organization may be charged with this payment method: one the browser just tokenized
+   * (attached to no customer) or one saved for the organization's own customer. Another organization's
+   * card, or one the provider does not know, is refused.
+   */
+  mayCharge(organizationId: string, providerPaymentMethodId: string): Promise<boolean>;
   /** Creates and confirms a payment intent; off session the engine's, on session the customer's. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** The current state of a payment intent, as the provider has it. */

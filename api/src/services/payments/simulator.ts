@@ -38,6 +38,7 @@ export const DECLINE_MESSAGES: Record<Exclude<TestOutcome, 'succeed' | 'authenti
 };
 export const AUTHENTICATION_REQUIRED = 'This payment requires authentication by the card holder.';
 export const PAYMENT_CANCELED = 'This payment was canceled.';
+export const NO_SUCH_PAYMENT_METHOD = 'No such payment method.';
 
 const id = (prefix: string) => `${prefix}_sim_${randomBytes(12).toString('hex')}`;
 const secretFor = (intentId: string) => `${intentId}_secret_${randomBytes(16).toString('hex')}`;
@@ -126,6 +127,7 @@ export class PaymentSimulator implements PaymentGateway {
     db: Db,
     card: CardDetails,
     inspected: { number: string; brand: string },
+    customer: string | null,
   ) {
     const row = {
       id: id('pm'),
@@ -133,14 +135,16 @@ export class PaymentSimulator implements PaymentGateway {
       brand: inspected.brand,
       exp_month: card.expMonth,
       exp_year: card.expYear,
+      customer,
     };
     await db.insertInto('simulator_payment_methods').values(row).execute();
     return row;
   }
 
+  /** Tokenizes a card for a one-off payment: it belongs to no customer until attached. */
   async createCard(card: CardDetails): Promise<ProviderCard> {
     const inspected = this.inspect(card);
-    const row = await this.insertCard(this.db, card, inspected);
+    const row = await this.insertCard(this.db, card, inspected, null);
     return {
       providerPaymentMethodId: row.id,
       brand: row.brand,
@@ -148,6 +152,31 @@ export class PaymentSimulator implements PaymentGateway {
       expMonth: row.exp_month,
       expYear: row.exp_year,
     };
+  }
+
+  /** Saves a tokenized card for an organization, as the provider attaches a payment method to a customer. */
+  async attachPaymentMethod(
+    providerPaymentMethodId: string,
+    organizationId: string,
+  ): Promise<void> {
+    const attached = await this.db
+      .updateTable('simulator_payment_methods')
+      .set({ customer: organizationId })
+      .where('id', '=', providerPaymentMethodId)
+      .where((eb) => eb.or([eb('customer', 'is', null), eb('customer', '=', organizationId)]))
+      .executeTakeFirst();
+    if (attached.numUpdatedRows !== 1n) {
+      throw new SimulatorRequestError(409, 'This payment method belongs to another customer.');
+    }
+  }
+
+  async mayCharge(organizationId: string, providerPaymentMethodId: string): Promise<boolean> {
+    const card = await this.db
+      .selectFrom('simulator_payment_methods')
+      .select('customer')
+      .where('id', '=', providerPaymentMethodId)
+      .executeTakeFirst();
+    return card !== undefined && (card.customer === null || card.customer === organizationId);
   }
 
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
@@ -160,7 +189,11 @@ export class PaymentSimulator implements PaymentGateway {
       .where('id', '=', request.providerPaymentMethodId)
       .executeTakeFirst();
     if (!card) {
-      return { status: 'failed', providerRef: null, message: 'No such payment method.' };
+      return { status: 'failed', providerRef: null, message: NO_SUCH_PAYMENT_METHOD };
+    }
+    // Another organization's saved card is not this payer's to use, whoever learnt its id.
+    if (request.organizationId && card.customer && card.customer !== request.organizationId) {
+      return { status: 'failed', providerRef: null, message: NO_SUCH_PAYMENT_METHOD };
     }
     const behaviour = TEST_CARDS[card.card_number]?.outcome ?? 'succeed';
     let status: string;
@@ -329,7 +362,13 @@ export class PaymentSimulator implements PaymentGateway {
       if (behaviour !== 'succeed' && behaviour !== 'authenticate') {
         return this.refuseSetup(trx, intent.id, DECLINE_MESSAGES[behaviour]);
       }
-      const method = await this.insertCard(trx, card, inspected);
+      // The setup saves the card for the organization that started it.
+      const method = await this.insertCard(
+        trx,
+        card,
+        inspected,
+        intent.metadata.organization_id ?? null,
+      );
       if (behaviour === 'authenticate') {
         await trx
           .updateTable('simulator_setup_intents')

@@ -23,6 +23,27 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
 export class WebhookSignatureError extends Error {}
 
 const CANCELED_MESSAGE = 'This payment was canceled.';
+const FOREIGN_PAYMENT_METHOD = 'No such payment method.';
+
+export interface StripeGatewayOptions {
+  /** Another address of the API than Stripe's own (a local mock of it): `http://127.0.0.1:12111`. */
+  apiUrl?: string;
+}
+
+/** The SDK's host, port and protocol for an API address other than Stripe's. */
+export function stripeHostOptions(apiUrl: string | undefined): Stripe.StripeConfig {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return {
+    host: url.hostname,
+    port: url.port || (protocol === 'http' ? 80 : 443),
+    protocol,
+  };
+}
+
+const customerIdOf = (customer: string | { id: string } | null): string | null =>
+  typeof customer === 'string' ? customer : (customer?.id ?? null);
 
 /**
  * The card provider's adapter, over the official SDK. Every create call carries an idempotency key, so a
@@ -36,10 +57,15 @@ export class StripeGateway implements PaymentGateway {
   constructor(
     private readonly db: Db,
     secretKeyOrClient: string | Stripe,
+    options: StripeGatewayOptions = {},
   ) {
     this.stripe =
       typeof secretKeyOrClient === 'string'
-        ? new Stripe(secretKeyOrClient, { maxNetworkRetries: 2, timeout: 20_000 })
+        ? new Stripe(secretKeyOrClient, {
+            maxNetworkRetries: 2,
+            timeout: 20_000,
+            ...stripeHostOptions(options.apiUrl),
+          })
         : secretKeyOrClient;
   }
 
@@ -80,6 +106,19 @@ export class StripeGateway implements PaymentGateway {
     return row?.provider_customer_id;
   }
 
+  async mayCharge(organizationId: string, providerPaymentMethodId: string): Promise<boolean> {
+    let method: Stripe.PaymentMethod;
+    try {
+      method = await this.stripe.paymentMethods.retrieve(providerPaymentMethodId);
+    } catch (error) {
+      // Unknown to the provider (or of another account): nothing to charge.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return false;
+      throw unavailable(error);
+    }
+    const owner = customerIdOf(method.customer);
+    return owner === null || owner === (await this.findCustomer(organizationId));
+  }
+
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
     const state = await this.createPaymentIntent(request);
     // Cards settle at once; "processing" is for slower methods. The engine's off-session path only knows
@@ -98,8 +137,16 @@ export class StripeGateway implements PaymentGateway {
     const method = await this.call(() =>
       this.stripe.paymentMethods.retrieve(request.providerPaymentMethodId),
     );
-    const customer =
-      typeof method.customer === 'string' ? method.customer : (method.customer?.id ?? undefined);
+    let customer = customerIdOf(method.customer);
+    if (request.organizationId) {
+      // The intent belongs to the payer's customer: the provider then refuses a card saved for anyone
+      // else, and so do we, before asking.
+      const own = await this.customerFor(request.organizationId);
+      if (customer && customer !== own) {
+        return { status: 'failed', providerRef: null, message: FOREIGN_PAYMENT_METHOD };
+      }
+      customer = own;
+    }
     try {
       const intent = await this.stripe.paymentIntents.create(
         {
