@@ -167,4 +167,18 @@ describe('payment and captcha configuration', () => {
     ).toBe('');
     expect(problems({})).toBe('');
   });
+
+  it('points Stripe at another address only with Stripe configured, and only over HTTP(S)', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' };
+    expect(problems({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111' })).toBe('');
+    expect(loadConfig({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111' })).toMatchObject({
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+    });
+    expect(problems({ ...stripe, STRIPE_API_URL: 'ftp://mock' })).toContain(
+      'STRIPE_API_URL: must be an http:// or https:// URL',
+    );
+    expect(problems({ STRIPE_API_URL: 'http://127.0.0.1:12111' })).toContain(
+      'STRIPE_API_URL: needs STRIPE_SECRET_KEY',
+    );
+  });
 });
