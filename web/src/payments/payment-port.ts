@@ -53,6 +53,12 @@ export interface CardEntry {
    * failed challenge; nothing is saved then.
    */
   confirmSetup(clientSecret: string, billing?: BillingDetails): Promise<{ setupIntentId: string }>;
+  /**
+   * Tokenizes the card at the provider for a one-off payment (the hosted invoice page): answers the
+   * provider's payment method, saved for no one. Rejects with `CardError` when the provider refuses
+   * the card (an invalid number, a past expiry); a decline comes only when it is charged.
+   */
+  createPaymentMethod(billing?: BillingDetails): Promise<{ paymentMethodId: string }>;
 }
 
 export type PaymentOutcome = 'succeeded' | 'processing';
@@ -68,8 +74,9 @@ export interface PaymentPort {
   /** The card fields (inside `CardScope`). */
   readonly CardFields: ComponentType<{ disabled?: boolean }>;
   /**
-   * Confirms a payment intent of a saved card by its client secret, with the 3-D Secure challenge
-   * when the bank asks for one. Rejects with `CardError` when the payment fails.
+   * Confirms a payment intent by its client secret (a top-up with a saved card, an invoice paid on
+   * the hosted page), with the 3-D Secure challenge when the bank asks for one. Rejects with
+   * `CardError` when the payment fails.
    */
   confirmPayment(clientSecret: string): Promise<PaymentOutcome>;
 }

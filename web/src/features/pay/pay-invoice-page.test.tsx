@@ -47,7 +47,9 @@ describe('hosted invoice payment page', () => {
       invoice.amount_due / 100,
     );
     expect(screen.getByText(due)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Pay' })).toBeEnabled();
+    // The card fields are the payment port's, there once the provider is known.
+    expect(await screen.findByRole('button', { name: 'Pay' })).toBeEnabled();
+    expect(screen.getByText('Test mode')).toBeInTheDocument();
   });
 
   it('shows a decline inline and leaves the invoice open', async () => {
@@ -83,7 +85,7 @@ describe('hosted invoice payment page', () => {
     expect(screen.queryByRole('button', { name: 'Pay' })).not.toBeInTheDocument();
   });
 
-  it('pays with 4242, sends one Idempotency-Key and returns to the billing page', async () => {
+  it('pays with 4242: the card goes to the provider, one payment with one Idempotency-Key, back to billing', async () => {
     const invoice = await openInvoice('acme-pro');
     const { user, router } = renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`);
     await payWith(user, '4242424242424242');
@@ -94,15 +96,50 @@ describe('hosted invoice payment page', () => {
       await screen.findByText(`Successfully paid invoice ${invoice.number}`),
     ).toBeInTheDocument();
     expect((await getInvoice('acme-pro', invoice.id)).status).toBe('paid');
+
+    // The card number goes only to the provider (the simulator's tokenization); Meterline's own
+    // API gets the provider's payment method.
+    const writes = transport().writes();
+    const tokenized = writes.filter(({ path }) => path === '/platform/simulator/payment-methods');
+    expect(tokenized).toHaveLength(1);
+    expect(tokenized[0]?.body).toMatchObject({ card: { number: '4242424242424242' } });
+    const payments = writes.filter(({ path }) => path.endsWith('/pay'));
+    expect(payments).toHaveLength(1);
+    expect(payments[0]?.path).toBe(
+      `/platform/organizations/acme-pro/billing/invoices/${invoice.id}/pay`,
+    );
+    expect(payments[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(payments[0]?.body).toEqual({ payment_method_id: expect.stringMatching(/^pm_/) });
+    const cardNumberSent = writes.filter(
+      ({ path, body }) =>
+        !path.startsWith('/platform/simulator/') && JSON.stringify(body).includes('4242424242'),
+    );
+    expect(cardNumberSent).toEqual([]);
+  });
+
+  it('pays after 3-D Secure: the same payment is sent again with its key once the challenge passed', async () => {
+    const invoice = await openInvoice('restricted-co');
+    const { user, router } = renderPage(`/pay/invoices/${invoice.id}?org=restricted-co`);
+    await payWith(user, '4000002500003155');
+    const challenge = await screen.findByRole(
+      'dialog',
+      { name: "Confirm it's you" },
+      { timeout: 10_000 },
+    );
+    await user.click(within(challenge).getByRole('button', { name: 'Complete authentication' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/org/restricted-co/billing'), {
+      timeout: 10_000,
+    });
+    expect(
+      await screen.findByText(`Successfully paid invoice ${invoice.number}`),
+    ).toBeInTheDocument();
+    expect((await getInvoice('restricted-co', invoice.id)).status).toBe('paid');
     const payments = transport()
       .writes()
       .filter(({ path }) => path.endsWith('/pay'));
-    expect(payments).toHaveLength(1);
-    expect(payments[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(payments[0]?.body).toMatchObject({
-      org: 'acme-pro',
-      card: { number: '4242424242424242' },
-    });
+    expect(payments).toHaveLength(2);
+    expect(payments[1]?.headers['idempotency-key']).toBe(payments[0]?.headers['idempotency-key']);
+    expect(payments[1]?.body).toEqual(payments[0]?.body);
   });
 
   it('is not found for an organization the user is not in', () => {

@@ -20,16 +20,14 @@ import { Notice } from '../../components/ui/notice';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { isApiError } from '../../data/api-client';
 import { useInvoiceQuery } from '../../data/invoice-query';
+import { usePayInvoiceMutation } from '../../data/pay-invoice-mutation';
+import { usePaymentsConfigQuery } from '../../data/payments-config-query';
 import { AppHeader } from '../../layout/app-header';
-import { usePresentChallenge } from '../../payments/challenge-context';
+import { useCardEntry } from '../../payments/card-entry-context';
 import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';
+import { PaymentFormGate } from '../../payments/payment-form-gate';
+import type { PaymentPort } from '../../payments/payment-port';
 import { PaymentsProvider } from '../../payments/payments-provider';
-import {
-  SimulatorCardFields,
-  SimulatorCardScope,
-  useSimulatorCard,
-} from '../../payments/simulator/simulator-card-fields';
-import { usePayInvoiceMutation } from './pay-invoice-mutation';
 
 export const PAY_INVOICES_DENIED = 'You need additional permissions to pay invoices';
 
@@ -42,9 +40,9 @@ function billingPath(slug: string): string {
 }
 
 /**
- * /pay/invoices/:invoiceId?org=slug: the payment simulator's stand-in for the card provider's
- * hosted invoice page, the target of an invoice's payment link. It shows what is due, takes a card
- * and returns to the billing page once paid.
+ * /pay/invoices/:invoiceId?org=slug: the hosted invoice page, the target of an invoice's payment
+ * link. It shows what is due, takes a card in the payment port's fields (the simulator's, or
+ * Stripe's), pays with the card's token at the provider and returns to the billing page once paid.
  */
 export function PayInvoicePage() {
   const { invoiceId = '' } = useParams();
@@ -108,10 +106,7 @@ function HostedInvoice({
       <div className="space-y-4 border-b bg-muted/50 px-5 py-5 sm:px-6">
         <div className="flex items-center justify-between gap-3">
           <p className="truncate font-medium">{organizationName}</p>
-          <Badge tone="warning">
-            <FlaskConical aria-hidden className="size-3" />
-            Test mode
-          </Badge>
+          {payable ? <TestModeBadge /> : null}
         </div>
         <div>
           <h1 className="text-sm text-muted-foreground">
@@ -132,9 +127,13 @@ function HostedInvoice({
         {payable ? (
           hasPermission(role, 'billing_write:subscriptions') ? (
             <PaymentsProvider>
-              <SimulatorCardScope>
-                <PayForm slug={slug} invoice={invoice} />
-              </SimulatorCardScope>
+              <PaymentFormGate>
+                {(port) => (
+                  <port.CardScope>
+                    <PayForm slug={slug} invoice={invoice} port={port} />
+                  </port.CardScope>
+                )}
+              </PaymentFormGate>
             </PaymentsProvider>
           ) : (
             <Notice tone="lock" title={PAY_INVOICES_DENIED}>
@@ -158,13 +157,39 @@ function HostedInvoice({
   );
 }
 
-function PayForm({ slug, invoice }: { slug: string; invoice: InvoiceDetail }) {
+/** The provider's test mode: the simulator always, Stripe with test keys. */
+function TestModeBadge() {
+  const config = usePaymentsConfigQuery();
+  const testMode =
+    config.data?.payment_provider === 'simulator' ||
+    config.data?.publishable_key?.startsWith('pk_test_');
+  if (!testMode) return null;
+  return (
+    <Badge tone="warning">
+      <FlaskConical aria-hidden className="size-3" />
+      Test mode
+    </Badge>
+  );
+}
+
+function PayForm({
+  slug,
+  invoice,
+  port,
+}: {
+  slug: string;
+  invoice: InvoiceDetail;
+  port: PaymentPort;
+}) {
   const navigate = useNavigate();
-  const presentChallenge = usePresentChallenge();
-  const card = useSimulatorCard();
-  const pay = usePayInvoiceMutation(slug, invoice.id, presentChallenge);
+  const card = useCardEntry();
+  const pay = usePayInvoiceMutation(slug, invoice.id);
   const idempotency = useIdempotencyKey();
+  // The card's token of the current attempt: a retry while its outcome is unknown pays with the
+  // same token under the same key, so the server answers the first attempt instead of a new one.
+  const token = useRef<{ key: string; paymentMethodId: string } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [processing, setProcessing] = useState(false);
   // Set synchronously: a second click before React re-renders pays nothing more.
   const submitting = useRef(false);
   const busy = pay.isPending;
@@ -173,13 +198,25 @@ function PayForm({ slug, invoice }: { slug: string; invoice: InvoiceDetail }) {
     event.preventDefault();
     if (submitting.current) return;
     setFailure(null);
-    const details = card.read();
-    if (!details) return;
+    if (!card.validate()) return;
     submitting.current = true;
-    const idempotencyKey = idempotency.keyFor({ invoice: invoice.id, card: details });
+    const idempotencyKey = idempotency.keyFor({ invoice: invoice.id });
     try {
-      await pay.mutateAsync({ card: details, idempotencyKey });
+      const outcome = await pay.mutateAsync({
+        idempotencyKey,
+        paymentMethodId: async () => {
+          if (token.current?.key === idempotencyKey) return token.current.paymentMethodId;
+          const { paymentMethodId } = await card.createPaymentMethod();
+          token.current = { key: idempotencyKey, paymentMethodId };
+          return paymentMethodId;
+        },
+        confirmPayment: (secret) => port.confirmPayment(secret),
+      });
       idempotency.settle();
+      if (outcome === 'processing') {
+        setProcessing(true);
+        return;
+      }
       toast.success(`Successfully paid invoice ${invoice.number}`);
       await navigate(billingPath(slug));
     } catch (error) {
@@ -190,11 +227,29 @@ function PayForm({ slug, invoice }: { slug: string; invoice: InvoiceDetail }) {
     }
   };
 
+  if (processing) {
+    return (
+      <Notice
+        tone="info"
+        role="status"
+        title="Your payment is processing"
+        actions={
+          <Button size="sm" asChild>
+            <Link to={billingPath(slug)}>Back to billing</Link>
+          </Button>
+        }
+      >
+        The invoice is marked paid as soon as the bank confirms the payment, usually within a few
+        minutes.
+      </Notice>
+    );
+  }
+
   return (
     <form noValidate onSubmit={(event) => void submit(event)} aria-busy={busy || undefined}>
       <fieldset disabled={busy} className="min-w-0 space-y-4">
         <legend className="mb-3 text-sm font-semibold">Pay with card</legend>
-        <SimulatorCardFields disabled={busy} />
+        <port.CardFields disabled={busy} />
       </fieldset>
       {failure ? (
         <Notice tone="destructive" role="alert" title="Payment failed" className="mt-4">

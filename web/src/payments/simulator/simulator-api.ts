@@ -1,8 +1,10 @@
 import {
   simulatorChallengeResponseSchema,
+  simulatorPaymentMethodSchema,
   simulatorPaymentResponseSchema,
   simulatorSetupConfirmResponseSchema,
   type SimulatorCard,
+  type SimulatorPaymentMethod,
   type SimulatorPaymentResponse,
   type SimulatorSetupConfirmResponse,
 } from '@meterline/domain';
@@ -12,8 +14,8 @@ import { asCardError } from '../payment-port';
 
 /**
  * The simulator's stand-ins for the card provider's browser calls (decision 004). Like the
- * provider's, they are authorized by the intent's client secret; a decline is 402 with the
- * provider's words, which reach the caller as a `CardError`.
+ * provider's, they are authorized by the intent's client secret (tokenizing a card, by the
+ * session); a decline is 402 with the provider's words, which reach the caller as a `CardError`.
  */
 
 export type { SimulatorCard };
@@ -69,19 +71,14 @@ export function resolveSimulatedChallenge(
 }
 
 /**
- * POST /platform/simulator/invoices/{id}/pay {org, card} with an `Idempotency-Key`: the hosted
- * invoice page's payment (a signed-in member with billing write on subscriptions).
+ * POST /platform/simulator/payment-methods {card}: the provider's tokenization of a typed card for a
+ * one-off payment (a signed-in user). A card the provider would not take is 402 in its words.
  */
-export function paySimulatedInvoice(
-  invoiceId: string,
-  body: { org: string; card: SimulatorCard },
-  idempotencyKey: string,
-): Promise<SimulatorPaymentResponse> {
+export function createSimulatedPaymentMethod(card: SimulatorCard): Promise<SimulatorPaymentMethod> {
   return asCardErrors(
-    apiFetch(
-      `/platform/simulator/invoices/${segment(invoiceId)}/pay`,
-      simulatorPaymentResponseSchema,
-      { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } },
-    ),
+    apiFetch('/platform/simulator/payment-methods', simulatorPaymentMethodSchema, {
+      method: 'POST',
+      body: { card },
+    }),
   );
 }

@@ -17,7 +17,11 @@ import {
   type CardFieldErrors,
   type CardFieldValues,
 } from './card-details';
-import { confirmSimulatedSetup, type SimulatorCard } from './simulator-api';
+import {
+  confirmSimulatedSetup,
+  createSimulatedPaymentMethod,
+  type SimulatorCard,
+} from './simulator-api';
 
 type Field = keyof CardFieldValues;
 
@@ -33,8 +37,7 @@ interface SimulatorCardState {
 
 const SimulatorCardContext = createContext<SimulatorCardState | null>(null);
 
-/** The simulator's card, for the simulator's own pages (the hosted invoice page). */
-export function useSimulatorCard(): SimulatorCardState {
+function useSimulatorCard(): SimulatorCardState {
   const state = use(SimulatorCardContext);
   if (!state) throw new Error('useSimulatorCard is only available inside SimulatorCardScope');
   return state;
@@ -45,7 +48,7 @@ const FIELDS: Field[] = ['number', 'expiry', 'cvc'];
 /**
  * Holds the card typed into `SimulatorCardFields` and gives the form around them the port's
  * `CardEntry`: a setup is confirmed with the simulator, through the challenge when the card asks
- * for one.
+ * for one; a card for a one-off payment is tokenized by the simulator.
  */
 export function SimulatorCardScope({ children }: { children: ReactNode }) {
   const presentChallenge = usePresentChallenge();
@@ -94,6 +97,12 @@ export function SimulatorCardScope({ children }: { children: ReactNode }) {
           await presentChallenge(confirmation.challenge.id);
         }
         return { setupIntentId: confirmation.setup_intent_id };
+      },
+      async createPaymentMethod() {
+        const card = read();
+        if (!card) throw new CardError(Object.values(validateCard(values))[0]);
+        const { id } = await createSimulatedPaymentMethod(card);
+        return { paymentMethodId: id };
       },
     }),
     [read, values, presentChallenge],

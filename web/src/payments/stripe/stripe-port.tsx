@@ -8,17 +8,37 @@ import {
   type RefObject,
 } from 'react';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
-import type { Stripe, StripeCardElement } from '@stripe/stripe-js';
+import type { CreatePaymentMethodCardData, Stripe, StripeCardElement } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { cn } from '../../lib/cn';
 import { useTheme } from '../../lib/theme';
 import { CardEntryContext } from '../card-entry-context';
-import { CardError, type CardEntry, type PaymentPort } from '../payment-port';
+import { CardError, type BillingDetails, type CardEntry, type PaymentPort } from '../payment-port';
+
+type StripeBillingDetails = NonNullable<CreatePaymentMethodCardData['billing_details']>;
 
 /** Where the provider sends the browser back after a redirect-based authentication (spec §2). */
 export const CARD_SETUP_RETURN_PATH = '/org/_/billing';
 
 const CARD_INCOMPLETE = 'Your card number is incomplete.';
+
+/** The port's billing details as Stripe.js takes them (no nulls, nothing empty). */
+function billingDetailsOf(billing: BillingDetails | undefined): StripeBillingDetails {
+  const address = billing?.address;
+  return {
+    name: billing?.name || undefined,
+    address: address
+      ? {
+          line1: address.line1,
+          line2: address.line2 ?? undefined,
+          city: address.city,
+          state: address.state ?? undefined,
+          postal_code: address.postal_code,
+          country: address.country,
+        }
+      : undefined,
+  };
+}
 
 interface CardFieldState {
   complete: boolean;
@@ -57,29 +77,24 @@ function StripeCardEntry({ children }: { children: ReactNode }) {
       async confirmSetup(clientSecret, billing) {
         const card = elements?.getElement(CardElement);
         if (!stripe || !card) throw new CardError(null);
-        const address = billing?.address;
         const { setupIntent, error } = await stripe.confirmCardSetup(clientSecret, {
-          payment_method: {
-            card,
-            billing_details: {
-              name: billing?.name || undefined,
-              address: address
-                ? {
-                    line1: address.line1,
-                    line2: address.line2 ?? undefined,
-                    city: address.city,
-                    state: address.state ?? undefined,
-                    postal_code: address.postal_code,
-                    country: address.country,
-                  }
-                : undefined,
-            },
-          },
+          payment_method: { card, billing_details: billingDetailsOf(billing) },
           return_url: new URL(CARD_SETUP_RETURN_PATH, window.location.origin).toString(),
         });
         if (error) throw new CardError(error.message);
         if (setupIntent.status !== 'succeeded') throw new CardError(null);
         return { setupIntentId: setupIntent.id };
+      },
+      async createPaymentMethod(billing) {
+        const card = elements?.getElement(CardElement);
+        if (!stripe || !card) throw new CardError(null);
+        const { paymentMethod, error } = await stripe.createPaymentMethod({
+          type: 'card',
+          card,
+          billing_details: billingDetailsOf(billing),
+        });
+        if (error) throw new CardError(error.message);
+        return { paymentMethodId: paymentMethod.id };
       },
     }),
     [stripe, elements, field],
@@ -146,7 +161,11 @@ function StripeCardFields({ disabled = false }: { disabled?: boolean }) {
  * go from Stripe's iframe to Stripe, never through Meterline; 3-D Secure is Stripe's own screen.
  */
 export function createStripePort(publishableKey: string): PaymentPort {
-  const stripePromise: Promise<Stripe | null> = loadStripe(publishableKey);
+  return stripePortOf(loadStripe(publishableKey));
+}
+
+/** The adapter over a Stripe.js instance (loading, or a stand-in in tests). */
+export function stripePortOf(stripePromise: Promise<Stripe | null>): PaymentPort {
   function StripeCardScope({ children }: { children: ReactNode }) {
     return (
       <Elements stripe={stripePromise}>
