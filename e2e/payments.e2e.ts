@@ -25,7 +25,7 @@ import {
 } from './support/payments.ts';
 
 // Issue 5, in the browser against the real product: cards, credit top-ups (with 3-D Secure) and
-// Pay Now on the simulator's hosted page. Each describe that moves money or saves cards has a
+// Pay Now on the hosted invoice page (the simulator's card fields and challenge). Each describe that moves money or saves cards has a
 // harness (and so a database) of its own.
 
 const MANAGE_DENIED = 'You need additional permissions to manage payment methods';
@@ -430,6 +430,61 @@ describe('Pay Now on the hosted page', () => {
       await page.request.get('/platform/organizations/restricted-co')
     ).json()) as { restriction_status: string | null };
     expect(organization.restriction_status).toBeNull();
+  });
+
+  test('3-D Secure on the hosted page: a failed challenge leaves it open, a completed one pays it once', async () => {
+    // acme-team's invoices are paid in the demo world: one is reopened, as if its charge had failed.
+    const db = harness().server.database.db;
+    const invoice = await db
+      .selectFrom('invoices')
+      .innerJoin('organizations', 'organizations.id', 'invoices.organization_id')
+      .select(['invoices.id', 'invoices.number'])
+      .where('organizations.slug', '=', 'acme-team')
+      .where('invoices.status', '=', 'paid')
+      .where('invoices.amount_due_cents', '>', 0)
+      .orderBy('invoices.sequence', 'desc')
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('invoices')
+      .set({ status: 'open', paid_at: null, amount_paid_cents: 0 })
+      .where('id', '=', invoice.id)
+      .execute();
+
+    const page = await harness().sessionPage('owner@example.com');
+    const payments = recordPosts(
+      page,
+      `/platform/organizations/acme-team/billing/invoices/${invoice.id}/pay`,
+    );
+    await page.goto(`/pay/invoices/${invoice.id}?org=acme-team`);
+    await fillCard(page.locator('main'), TEST_CARDS.authenticate);
+    const pay = page.getByRole('button', { name: 'Pay', exact: true });
+    await pay.click();
+    await challengeDialog(page).getByRole('button', { name: 'Fail authentication' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Payment failed' });
+    await alert.getByText(AUTHENTICATION_FAILED, { exact: true }).waitFor();
+    const open = (await apiInvoices(page, 'acme-team')).find((i) => i.id === invoice.id);
+    expect(open?.status).toBe('open');
+
+    await pay.click();
+    await challengeDialog(page).getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForURL((url) => url.pathname === '/org/acme-team/billing');
+    await toastWith(page, `Successfully paid invoice ${invoice.number}`).waitFor();
+    const paid = (await apiInvoices(page, 'acme-team')).find((i) => i.id === invoice.id);
+    expect(paid?.status).toBe('paid');
+    // The failed attempt ends at its challenge; the new one, with a key of its own, is sent again
+    // with that key once its challenge passed.
+    const keys = payments.map((request) => request.headers()['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(keys[2]).toBe(keys[1]);
+    const charges = await db
+      .selectFrom('charges')
+      .select('status')
+      .where('invoice_id', '=', invoice.id)
+      .where('status', '=', 'succeeded')
+      .where('idempotency_key', 'like', '%:pay:%')
+      .execute();
+    expect(charges).toHaveLength(1);
   });
 });
 
