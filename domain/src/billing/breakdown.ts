@@ -28,9 +28,9 @@ export function breakdownOf(
     string,
     { weight: Q.Rational; usage: Q.Rational; hours: Q.Rational | null }
   >();
-  for (const ref of projects.map((p) => p.ref)) {
-    if (shares.some((share) => share.projectRef === ref))
-      merged.set(ref, { weight: Q.ZERO, usage: Q.ZERO, hours: null });
+  const shared = new Set(shares.map((share) => share.projectRef));
+  for (const { ref } of projects) {
+    if (shared.has(ref)) merged.set(ref, { weight: Q.ZERO, usage: Q.ZERO, hours: null });
   }
   for (const share of shares) {
     const current = merged.get(share.projectRef) ?? { weight: Q.ZERO, usage: Q.ZERO, hours: null };

@@ -12,8 +12,16 @@ export interface UnitPrice {
 
 /** Cents per one unit, exactly. */
 export function priceRational(price: UnitPrice): Rational {
-  return rational(price.cents, price.per);
+  let exact = exactPrices.get(price);
+  if (!exact) {
+    exact = rational(price.cents, price.per);
+    exactPrices.set(price, exact);
+  }
+  return exact;
 }
+
+// The catalogue's prices are constants: each is turned into a fraction once.
+const exactPrices = new WeakMap<UnitPrice, Rational>();
 
 /**
  * "$0.01344" for a price per `unitsShown` units: the dollar amount with as many decimals as it needs

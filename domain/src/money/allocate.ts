@@ -34,7 +34,8 @@ export function allocate(total: Cents, weights: readonly Weight[]): Cents[] {
   const exact = shares.map((share) => {
     const num = magnitude * share.num * shareTotal.den;
     const den = share.den * shareTotal.num;
-    return { floor: num / den, remainder: rational(num % den, den) };
+    // Remainders are only compared (cross-multiplied), so they need no lowest terms.
+    return { floor: num / den, remainder: { num: num % den, den } };
   });
   let left = magnitude - exact.reduce((acc, part) => acc + part.floor, 0n);
   const order = exact

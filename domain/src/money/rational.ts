@@ -11,17 +11,31 @@ export interface Rational {
 function gcd(a: bigint, b: bigint): bigint {
   let x = a < 0n ? -a : a;
   let y = b < 0n ? -b : b;
-  while (y !== 0n) [x, y] = [y, x % y];
+  while (y !== 0n) {
+    const rest = x % y;
+    x = y;
+    y = rest;
+  }
   return x;
 }
 
+/** The fraction n/d in lowest terms with a positive denominator (d is not zero). */
+function reduced(n: bigint, d: bigint): Rational {
+  if (d === 1n) return { num: n, den: 1n };
+  if (d < 0n) {
+    n = -n;
+    d = -d;
+  }
+  if (n === 0n) return { num: 0n, den: 1n };
+  const divisor = gcd(n, d);
+  return divisor === 1n ? { num: n, den: d } : { num: n / divisor, den: d / divisor };
+}
+
 export function rational(num: bigint | number, den: bigint | number = 1n): Rational {
-  const n = BigInt(num);
-  const d = BigInt(den);
+  const n = typeof num === 'bigint' ? num : BigInt(num);
+  const d = typeof den === 'bigint' ? den : BigInt(den);
   if (d === 0n) throw new RangeError('A rational cannot have a zero denominator');
-  const sign = d < 0n ? -1n : 1n;
-  const divisor = gcd(n, d) || 1n;
-  return { num: (sign * n) / divisor, den: (sign * d) / divisor };
+  return reduced(n, d);
 }
 
 export const ZERO: Rational = rational(0n);
@@ -44,20 +58,26 @@ export function rationalFromNumber(value: number): Rational {
 }
 
 export function add(a: Rational, b: Rational): Rational {
-  return rational(a.num * b.den + b.num * a.den, a.den * b.den);
+  if (b.num === 0n) return a;
+  if (a.num === 0n) return b;
+  if (a.den === b.den) return reduced(a.num + b.num, a.den);
+  return reduced(a.num * b.den + b.num * a.den, a.den * b.den);
 }
 
 export function subtract(a: Rational, b: Rational): Rational {
-  return rational(a.num * b.den - b.num * a.den, a.den * b.den);
+  if (b.num === 0n) return a;
+  if (a.den === b.den) return reduced(a.num - b.num, a.den);
+  return reduced(a.num * b.den - b.num * a.den, a.den * b.den);
 }
 
 export function multiply(a: Rational, b: Rational): Rational {
-  return rational(a.num * b.num, a.den * b.den);
+  if (a.num === 0n || b.num === 0n) return ZERO;
+  return reduced(a.num * b.num, a.den * b.den);
 }
 
 export function divide(a: Rational, b: Rational): Rational {
   if (b.num === 0n) throw new RangeError('Division by zero');
-  return rational(a.num * b.den, a.den * b.num);
+  return reduced(a.num * b.den, a.den * b.num);
 }
 
 export function sum(values: Iterable<Rational>): Rational {
@@ -94,5 +114,6 @@ export function roundToInteger(value: Rational): bigint {
 /** For display only (usage and hours shown beside an amount), never for money. */
 export function toNumber(value: Rational, decimals = 6): number {
   const scale = 10n ** BigInt(decimals);
-  return Number(roundToInteger(multiply(value, rational(scale)))) / Number(scale);
+  // Rounding needs no lowest terms: value × scale as an unreduced fraction.
+  return Number(roundToInteger({ num: value.num * scale, den: value.den })) / Number(scale);
 }
