@@ -86,7 +86,7 @@ export async function buildApp({ config, db, clock, gateway }: AppDeps): Promise
 
   await app.register(session, { db, config, clock });
   await app.register(csrf, { config });
-  await app.register(access, { db, operatorKey: config.METERING_API_KEY });
+  await app.register(access, { db, clock, operatorKey: config.METERING_API_KEY });
 
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {

@@ -7,7 +7,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.ts';
-import { findMembership } from '../repositories/organizations.ts';
+import type { Clock } from '../clock.ts';
+import { findLiveSession, findLiveSessionInOrganization } from '../repositories/sessions.ts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -40,8 +41,11 @@ declare module 'fastify' {
 export const NOT_FOUND_ORG = 'Organization not found';
 
 export default fp(
-  async function access(app: FastifyInstance, opts: { db: Db; operatorKey: string | undefined }) {
-    const { db, operatorKey } = opts;
+  async function access(
+    app: FastifyInstance,
+    opts: { db: Db; clock: Clock; operatorKey: string | undefined },
+  ) {
+    const { db, clock, operatorKey } = opts;
     app.decorateRequest('org', null);
 
     app.addHook('onRoute', (route) => {
@@ -67,18 +71,29 @@ export default fp(
         }
         return;
       }
-      if (!request.user) throw new HttpError(401, 'You need to sign in');
-      if (access.kind === 'user') return;
+      const sessionId = request.sessionId;
+      const now = clock.now();
+      if (access.kind === 'user') {
+        const found = sessionId ? await findLiveSession(db, sessionId, now) : undefined;
+        if (!found) throw new HttpError(401, 'You need to sign in');
+        request.user = { id: found.user_id, email: found.email, name: found.name };
+        return;
+      }
 
-      const slug = (request.params as { slug?: unknown }).slug;
-      const membership =
-        typeof slug === 'string' ? await findMembership(db, slug, request.user.id) : undefined;
+      // Organization routes always have a :slug (checked when the route is added).
+      const { slug } = request.params as { slug: string };
+      const found = sessionId
+        ? await findLiveSessionInOrganization(db, sessionId, now, slug)
+        : undefined;
+      if (!found) throw new HttpError(401, 'You need to sign in');
+      request.user = { id: found.user_id, email: found.email, name: found.name };
+      const { role, organization_id: organizationId } = found;
       // Outsiders learn nothing: an organization they are not in does not exist for them.
-      if (!membership) throw new HttpError(404, NOT_FOUND_ORG);
-      if (!hasPermission(membership.role, access.permission)) {
+      if (!role || !organizationId) throw new HttpError(404, NOT_FOUND_ORG);
+      if (!hasPermission(role, access.permission)) {
         throw new HttpError(403, missingPermissionMessage(access.permission));
       }
-      request.org = membership;
+      request.org = { organizationId, slug, role };
     });
   },
   { name: 'access', dependencies: ['session'] },

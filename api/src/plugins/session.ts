@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { deleteSession, findLiveSession, insertSession } from '../repositories/sessions.ts';
+import { deleteSession, insertSession } from '../repositories/sessions.ts';
 
 export const SESSION_COOKIE = 'ml_session';
 
@@ -16,7 +16,9 @@ export interface SessionUser {
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The signed-in user, set by the access guard once the session is found live. */
     user: SessionUser | null;
+    /** The hash of the session cookie's token, when the request carries one (live or not). */
     sessionId: string | null;
   }
   interface FastifyInstance {
@@ -41,14 +43,11 @@ export default fp(
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
 
+    // Only the cookie is read here: the access guard looks the session up (with the caller's membership,
+    // in one statement, on organization routes), so a request that needs no user costs no query.
     app.addHook('onRequest', async (request) => {
       const token = request.cookies[SESSION_COOKIE];
-      if (!token) return;
-      const id = hashToken(token);
-      const found = await findLiveSession(db, id, clock.now());
-      if (!found) return;
-      request.sessionId = id;
-      request.user = { id: found.user_id, email: found.email, name: found.name };
+      if (token) request.sessionId = hashToken(token);
     });
 
     app.decorate(

@@ -28,3 +28,29 @@ export function findLiveSession(db: Db, id: string, now: Date) {
 export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
+
+/**
+ * A live session's user and, in the same statement, their role in the organization `slug` (null when the
+ * organization does not exist or they are not a member). One round trip guards every organization call.
+ */
+export function findLiveSessionInOrganization(db: Db, id: string, now: Date, slug: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('organizations', (join) => join.on('organizations.slug', '=', slug))
+    .leftJoin('memberships', (join) =>
+      join
+        .onRef('memberships.organization_id', '=', 'organizations.id')
+        .onRef('memberships.user_id', '=', 'sessions.user_id'),
+    )
+    .select([
+      'sessions.user_id',
+      'users.email',
+      'users.name',
+      'organizations.id as organization_id',
+      'memberships.role',
+    ])
+    .where('sessions.id', '=', id)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+}
