@@ -137,19 +137,48 @@ export async function listInvoices(
   slug: string,
   offset: number,
   limit: number,
-  total: number,
-): Promise<Invoice[]> {
-  const newest = total - offset;
-  if (newest <= 0) return [];
+): Promise<{ total: number; invoices: Invoice[] }> {
+  // One statement: the count (the newest sequence) and the page's range below it.
   const rows = await db
-    .selectFrom('invoices')
-    .select(LIST_COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('sequence', '<=', newest)
-    .where('sequence', '>', newest - limit)
-    .orderBy('sequence', 'desc')
+    .with('newest', (qb) =>
+      qb
+        .selectFrom('invoices')
+        .select(sql<number>`coalesce(max(sequence), 0)::int`.as('total'))
+        .where('organization_id', '=', organizationId),
+    )
+    .selectFrom('newest')
+    .leftJoin('invoices', (join) =>
+      join
+        .on('invoices.organization_id', '=', organizationId)
+        .on('invoices.sequence', '<=', sql<number>`newest.total - ${offset}`)
+        .on('invoices.sequence', '>', sql<number>`newest.total - ${offset + limit}`),
+    )
+    .select(['newest.total', ...LIST_COLUMNS.map((column) => `invoices.${column}` as const)])
+    .orderBy('invoices.sequence', 'desc')
     .execute();
-  return rows.map((row) => toInvoice(row, slug));
+  const invoices: Invoice[] = [];
+  for (const row of rows) {
+    const { id, number, status, period_start, period_end, created_at } = row;
+    if (id === null || number === null || status === null) continue;
+    if (period_start === null || period_end === null || created_at === null) continue;
+    invoices.push(
+      toInvoice(
+        {
+          id,
+          number,
+          status,
+          period_start,
+          period_end,
+          created_at,
+          subtotal_cents: row.subtotal_cents ?? 0,
+          amount_due_cents: row.amount_due_cents ?? 0,
+          payment_attempted: row.payment_attempted ?? false,
+        },
+        slug,
+      ),
+    );
+  }
+  return { total: rows[0]?.total ?? 0, invoices };
 }
 
 export async function findInvoice(

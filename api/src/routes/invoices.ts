@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { countInvoices, findInvoice, listInvoices } from '../repositories/invoices.ts';
+import { findInvoice, listInvoices } from '../repositories/invoices.ts';
 import { renderInvoicePdf } from '../services/invoices/render-invoice-pdf.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -38,18 +38,18 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => 
     },
     async (request, reply) => {
       const { organizationId, slug } = requireOrg(request);
-      const total = await countInvoices(db, organizationId);
-      reply.header('x-total-count', String(total));
-      reply.header('access-control-expose-headers', 'X-Total-Count');
-      if (request.method === 'HEAD') return [];
-      return listInvoices(
+      const head = request.method === 'HEAD';
+      const { offset, limit } = request.query;
+      const { total, invoices } = await listInvoices(
         db,
         organizationId,
         slug,
-        request.query.offset,
-        request.query.limit,
-        total,
+        offset,
+        head ? 0 : limit,
       );
+      reply.header('x-total-count', String(total));
+      reply.header('access-control-expose-headers', 'X-Total-Count');
+      return head ? [] : invoices;
     },
   );
 
