@@ -1,0 +1,244 @@
+import { protocol, types, type PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+const { serialize } = protocol;
+const {
+  CommandCompleteMessage,
+  DataRowMessage,
+  ParameterDescriptionMessage,
+  RowDescriptionMessage,
+} = protocol.messages;
+
+/** How many prepared statements the embedded database keeps (least recently used are closed first). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/** Statements worth preparing: plain data statements. Anything else (BEGIN, DDL, SET) runs unprepared. */
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/** Postgres refuses to run a prepared statement whose result columns changed under it (after DDL). */
+const STALE_STATEMENT = '0A000';
+
+interface Prepared {
+  name: string;
+  paramTypes: readonly number[];
+  fields: readonly { name: string; dataTypeID: number }[];
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const message = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    message.set(part, offset);
+    offset += part.length;
+  }
+  return message;
+}
+
+function affectedRows(command: string): bigint | undefined {
+  const [verb, first, second] = command.split(' ');
+  if (verb === 'INSERT' && second !== undefined) return BigInt(second);
+  if ((verb === 'UPDATE' || verb === 'DELETE' || verb === 'MERGE') && first !== undefined) {
+    return BigInt(first);
+  }
+  return undefined;
+}
+
+/**
+ * One connection to the embedded database that prepares each data statement once, by its text, and then
+ * only binds and executes it: PGlite's own `query` parses, describes and plans every statement again, which
+ * is most of the cost of a small query in WebAssembly. Parameters and rows go through PGlite's own
+ * serializers and parsers, so values are exactly what `query` would give.
+ */
+class PreparedConnection implements DatabaseConnection {
+  private readonly statements = new Map<string, Prepared>();
+  private counter = 0;
+
+  constructor(private readonly client: PGlite) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!PREPARABLE.test(compiled.sql)) return this.unprepared(compiled);
+    try {
+      return await this.execute<R>(await this.prepare(compiled.sql), compiled.parameters);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== STALE_STATEMENT) throw error;
+      // The schema changed under a prepared statement: prepare it again, once.
+      await this.forget(compiled.sql);
+      return this.execute<R>(await this.prepare(compiled.sql), compiled.parameters);
+    }
+  }
+
+  async *streamQuery<R>(
+    compiled: CompiledQuery,
+    chunkSize: number,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.executeQuery<R>(compiled);
+    for (let index = 0; index < rows.length; index += chunkSize) {
+      yield { rows: rows.slice(index, index + chunkSize) };
+    }
+  }
+
+  private async unprepared<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.client.query<R>(compiled.sql, [...compiled.parameters]);
+    return result.affectedRows
+      ? { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) }
+      : { rows: result.rows };
+  }
+
+  private async prepare(sql: string): Promise<Prepared> {
+    const known = this.statements.get(sql);
+    if (known) {
+      // Most recently used last, so the first entry is the one to close when the cache is full.
+      this.statements.delete(sql);
+      this.statements.set(sql, known);
+      return known;
+    }
+    const name = `ml_${++this.counter}`;
+    const { messages } = await this.client.execProtocol(
+      concat([
+        serialize.parse({ name, text: sql, types: [] }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
+    );
+    const params = messages.find((m) => m instanceof ParameterDescriptionMessage);
+    const row = messages.find((m) => m instanceof RowDescriptionMessage);
+    const prepared: Prepared = {
+      name,
+      paramTypes: params?.dataTypeIDs ?? [],
+      fields: row?.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })) ?? [],
+    };
+    this.statements.set(sql, prepared);
+    if (this.statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.statements.keys().next().value;
+      if (oldest !== undefined) await this.forget(oldest);
+    }
+    return prepared;
+  }
+
+  private async forget(sql: string): Promise<void> {
+    const prepared = this.statements.get(sql);
+    if (!prepared) return;
+    this.statements.delete(sql);
+    await this.client.execProtocol(
+      concat([serialize.close({ type: 'S', name: prepared.name }), serialize.sync()]),
+    );
+  }
+
+  private async execute<R>(
+    prepared: Prepared,
+    parameters: readonly unknown[],
+  ): Promise<QueryResult<R>> {
+    const { serializers, parsers } = this.client;
+    const values = parameters.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const serializer = serializers[prepared.paramTypes[index] ?? 0];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await this.client.execProtocol(
+      concat([
+        serialize.bind({ statement: prepared.name, values }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
+    const rows: R[] = [];
+    let numAffectedRows: bigint | undefined;
+    for (const message of messages) {
+      if (message instanceof DataRowMessage) {
+        const row: Record<string, unknown> = {};
+        message.fields.forEach((value: string | null, index) => {
+          const field = prepared.fields[index];
+          if (field) row[field.name] = types.parseType(value, field.dataTypeID, parsers);
+        });
+        rows.push(row as R);
+      } else if (message instanceof CommandCompleteMessage) {
+        numAffectedRows = affectedRows(message.text);
+      }
+    }
+    return numAffectedRows === undefined ? { rows } : { rows, numAffectedRows };
+  }
+}
+
+/**
+ * The embedded database as a single connection: callers queue for it, as they would for a pool of one.
+ */
+class PreparedPGliteDriver implements Driver {
+  private readonly connection: PreparedConnection;
+  private busy = false;
+  private readonly waiting: ((connection: DatabaseConnection) => void)[] = [];
+
+  constructor(private readonly client: PGlite) {
+    this.connection = new PreparedConnection(client);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (!this.busy) {
+      this.busy = true;
+      return this.connection;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const next = this.waiting.shift();
+    if (next) next(this.connection);
+    else this.busy = false;
+  }
+
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
+    const begin = settings.isolationLevel
+      ? `start transaction isolation level ${settings.isolationLevel}`
+      : 'begin';
+    await connection.executeQuery(CompiledQuery.raw(begin));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+export class PreparedPGliteDialect implements Dialect {
+  constructor(private readonly client: PGlite) {}
+
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PreparedPGliteDriver(this.client);
+  }
+
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+}
