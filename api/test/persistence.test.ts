@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/clock.ts';
 import { configFrom } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { seedDemoWorld } from '../src/seed/demo-world.ts';
 import { startServer } from '../src/server.ts';
 import { TestClient } from './support/server.ts';
 
@@ -38,5 +41,28 @@ describe('the embedded store under DATA_DIR', () => {
     const org = await again.get<{ billing_email: string }>('/platform/organizations/acme-pro');
     expect(org.body.billing_email).toBe('kept@acme.example.com');
     await second.close();
+  });
+
+  it('resets the demo world (npm run seed:demo) with the same usage, not an empty one', async () => {
+    const usageOf = async () => {
+      const server = await start();
+      const owner = await signInAsOwner(server.url);
+      const usage = await owner.get<{ usages: { metric: string; usage: number }[] }>(
+        '/platform/organizations/acme-pro/usage',
+      );
+      await server.close();
+      expect(usage.status).toBe(200);
+      return Object.fromEntries(usage.body.usages.map((entry) => [entry.metric, entry.usage]));
+    };
+    const before = await usageOf();
+    expect(before.EGRESS).toBeGreaterThan(0);
+
+    // The raw usage log has no foreign keys: the reset must remove its events itself, or the same event
+    // ids would be taken for duplicates and the reset organizations would show no usage at all.
+    const database = await openDatabase({ dataDir });
+    await seedDemoWorld(database.db, systemClock);
+    await database.close();
+
+    expect(await usageOf()).toEqual(before);
   });
 });

@@ -63,14 +63,15 @@ export async function seedDemoWorld(db: Db, clock: Clock): Promise<void> {
         .executeTakeFirstOrThrow();
       userIds.set(user.email, row.id);
     }
+    const slugs = DEMO_ORGANIZATIONS.map((org) => org.slug);
+    // The raw usage log has no foreign keys (migration 0007): its events go first, by hand.
     await trx
-      .deleteFrom('organizations')
-      .where(
-        'slug',
-        'in',
-        DEMO_ORGANIZATIONS.map((org) => org.slug),
+      .deleteFrom('usage_events')
+      .where('organization_id', 'in', (qb) =>
+        qb.selectFrom('organizations').select('id').where('slug', 'in', slugs),
       )
       .execute();
+    await trx.deleteFrom('organizations').where('slug', 'in', slugs).execute();
     const seeded: SeededOrganization[] = [];
     for (const demo of DEMO_ORGANIZATIONS) {
       seeded.push(await insertOrganization(trx, demo, userIds, seededAt));

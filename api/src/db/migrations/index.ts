@@ -5,6 +5,7 @@ import * as customer from './0003-customer.ts';
 import * as payments from './0004-payments.ts';
 import * as billingVersion from './0005-billing-version.ts';
 import * as simulatorCardOwner from './0006-simulator-card-owner.ts';
+import * as usageEventsLog from './0007-usage-events-log.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-payments': payments,
   '0005-billing-version': billingVersion,
   '0006-simulator-card-owner': simulatorCardOwner,
+  '0007-usage-events-log': usageEventsLog,
 };

@@ -1,4 +1,9 @@
-import { cycleContaining, type UsageEvent, type UsageEventsResult } from '@meterline/domain';
+import {
+  cycleContaining,
+  type Cycle,
+  type UsageEvent,
+  type UsageEventsResult,
+} from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { billingAnchors, insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
@@ -17,6 +22,7 @@ export async function ingestUsageEvents(
   // Within one batch the first of two events with the same id wins, as it would across batches.
   const seen = new Set<string>();
   const unique = events.filter((event) => !seen.has(event.id) && seen.add(event.id));
+  const cycleStartOf = cycleFinder();
   const accepted = await insertUsageEvents(
     db,
     unique.map((event) => {
@@ -43,8 +49,19 @@ function computeResource(event: UsageEvent): string {
   return '';
 }
 
-/** The start of the billing cycle an event counts toward; none before the subscription began. */
-function cycleStartOf(anchor: number | undefined, timestamp: number): Date | null {
-  if (anchor === undefined || timestamp < anchor) return null;
-  return new Date(cycleContaining(anchor, timestamp).start * 1000);
+/**
+ * The start of the billing cycle an event counts toward (none before the subscription began). A batch
+ * mostly falls in one or two cycles per organization, so the last cycle found per anchor is tried first.
+ */
+function cycleFinder(): (anchor: number | undefined, timestamp: number) => Date | null {
+  const last = new Map<number, { cycle: Cycle; start: Date }>();
+  return (anchor, timestamp) => {
+    if (anchor === undefined || timestamp < anchor) return null;
+    const known = last.get(anchor);
+    if (known && known.cycle.start <= timestamp && timestamp < known.cycle.end) return known.start;
+    const cycle = cycleContaining(anchor, timestamp);
+    const start = new Date(cycle.start * 1000);
+    last.set(anchor, { cycle, start });
+    return start;
+  };
 }
