@@ -21,13 +21,15 @@ function amounts(invoice: UpcomingInvoice): Record<string, number> {
   return Object.fromEntries(invoice.lines.map((line) => [line.description, line.amount]));
 }
 
+const METERING_KEY = 'test-metering-key-0123456789';
+
 describe.each(testDatabases())('the upcoming invoice (%s)', (database) => {
   const clock = fixedClock(new Date());
   let server: TestServer;
   let owner: TestClient;
 
   beforeAll(async () => {
-    server = await startTestServer({ database, clock });
+    server = await startTestServer({ database, clock, env: { METERING_API_KEY: METERING_KEY } });
     owner = await server.signIn('owner@example.com');
   });
   afterAll(() => server.close());
@@ -202,5 +204,30 @@ describe.each(testDatabases())('the upcoming invoice (%s)', (database) => {
       `/platform/organizations/acme-pro/usage/daily?start=${weekAgo}&end=${today}&projectRef=paygco1`,
     );
     expect(otherProject.status).toBe(404);
+  });
+
+  it('shows usage reported a moment ago, within the same second (the clock stands still here)', async () => {
+    const before = await upcoming('payg-co');
+    const reported = await fetch(`${server.url}/internal/usage-events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${METERING_KEY}` },
+      body: JSON.stringify({
+        events: [
+          {
+            id: `just-now-${database}`,
+            project_ref: 'paygco1',
+            metric: 'EGRESS',
+            usage: 40_000_000_000,
+            timestamp: Math.floor(clock.now().getTime() / 1000) - 60,
+          },
+        ],
+      }),
+    });
+    expect(reported.status).toBe(200);
+    const after = await upcoming('payg-co');
+    const egress = egressOverageCents(await cycleFacts(server.database.db, 'payg-co'));
+    expect(amounts(after).Egress).toBe(egress);
+    expect(egress).toBeGreaterThan(amounts(before).Egress ?? 0);
+    expect(after.amount_total).toBe(before.amount_total + egress - (amounts(before).Egress ?? 0));
   });
 });

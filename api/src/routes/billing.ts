@@ -1,5 +1,4 @@
 import {
-  computeUpcomingInvoice,
   errorResponseSchema,
   orgParamsSchema,
   plansList,
@@ -12,7 +11,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { getSubscription } from '../repositories/subscriptions.ts';
-import { loadCurrentCycle, type CycleRowsCache } from '../services/billing/cycle-data.ts';
+import { currentUpcomingInvoice, type CycleRowsCache } from '../services/billing/cycle-data.ts';
 import { describeSubscription } from '../services/billing/describe-subscription.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -70,8 +69,7 @@ const billingRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      const { data } = await loadCurrentCycle(db, organizationId, clock.now(), cache);
-      return computeUpcomingInvoice(data.input);
+      return currentUpcomingInvoice(db, organizationId, clock.now(), cache);
     },
   );
 };

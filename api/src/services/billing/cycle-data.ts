@@ -1,5 +1,6 @@
 import {
   COMPUTE_METRICS,
+  computeUpcomingInvoice,
   QUOTA_METRICS,
   USAGE_METRIC_DEFINITIONS,
   computeMetricForSize,
@@ -14,6 +15,7 @@ import {
   type ProjectMetricUsage,
   type QuotaMetric,
   type Rational,
+  type UpcomingInvoice,
   type UpcomingInvoiceInput,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
@@ -63,8 +65,29 @@ function readCycleRows(db: Db, organizationId: string, start: Date, end: Date) {
       .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', start)]))
       .orderBy('started_at')
       .execute(),
-    cycleUsage(db, organizationId, start),
+    cycleUsage(db, organizationId, start).then((rows) => rows.map(exactUsage)),
   ]);
+}
+
+/** A cycle roll-up row with its decimals read exactly, once per read (cached reads skip it). */
+interface ExactUsageRow {
+  project_id: string;
+  metric: string;
+  resource: string;
+  sum: Rational;
+  max: Rational;
+  samples: number;
+}
+
+function exactUsage(row: CycleUsageRow): ExactUsageRow {
+  return {
+    project_id: row.project_id,
+    metric: row.metric,
+    resource: row.resource,
+    sum: rationalFromDecimal(row.usage_sum),
+    max: rationalFromDecimal(row.usage_max),
+    samples: row.samples,
+  };
 }
 type CycleRows = Awaited<ReturnType<typeof readCycleRows>>;
 
@@ -75,16 +98,33 @@ const CACHE_ENTRIES = 1_000;
  * What was read for a cycle, per organization, kept while the subscription's billing_version stays the
  * same (every ingestion moves it), and never longer than a minute. Reads in a transaction that writes
  * money (closing a cycle) never use it.
+ *
+ * It also keeps the last upcoming invoice priced from those rows: pricing is a pure function of the rows,
+ * the plan and the second it is priced at, so callers within the same second get the same answer without
+ * pricing 50 projects again.
  */
 export class CycleRowsCache {
-  private readonly entries = new Map<string, { key: string; rows: CycleRows; at: number }>();
+  private readonly entries = new Map<
+    string,
+    { key: string; rows: CycleRows; at: number; priced?: { key: string; invoice: UpcomingInvoice } }
+  >();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async read(db: Db, subject: CycleSubject & { billingVersion: number }): Promise<CycleRows> {
-    const key = `${subject.billingVersion}|${subject.periodStart.getTime()}|${subject.periodEnd.getTime()}`;
+  private keyOf(subject: CycleSubject & { billingVersion: number }): string {
+    return `${subject.billingVersion}|${subject.periodStart.getTime()}|${subject.periodEnd.getTime()}`;
+  }
+
+  private fresh(subject: CycleSubject & { billingVersion: number }) {
     const cached = this.entries.get(subject.organizationId);
-    if (cached && cached.key === key && this.now() - cached.at < CACHE_TTL_MS) return cached.rows;
+    return cached && cached.key === this.keyOf(subject) && this.now() - cached.at < CACHE_TTL_MS
+      ? cached
+      : undefined;
+  }
+
+  async read(db: Db, subject: CycleSubject & { billingVersion: number }): Promise<CycleRows> {
+    const cached = this.fresh(subject);
+    if (cached) return cached.rows;
     const rows = await readCycleRows(
       db,
       subject.organizationId,
@@ -92,12 +132,28 @@ export class CycleRowsCache {
       subject.periodEnd,
     );
     this.entries.delete(subject.organizationId);
-    this.entries.set(subject.organizationId, { key, rows, at: this.now() });
+    this.entries.set(subject.organizationId, { key: this.keyOf(subject), rows, at: this.now() });
     if (this.entries.size > CACHE_ENTRIES) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     return rows;
+  }
+
+  /** The invoice priced from these rows at `asOf` (whole seconds), priced once per second. */
+  async upcomingInvoice(
+    db: Db,
+    subject: CycleSubject & { billingVersion: number },
+    asOf: number,
+  ): Promise<UpcomingInvoice> {
+    const rows = await this.read(db, subject);
+    const entry = this.fresh(subject);
+    const key = `${subject.planId}|${subject.usageBillingEnabled}|${asOf}`;
+    if (entry?.priced?.key === key) return entry.priced.invoice;
+    const data = await loadCycleData(db, subject, new Date(asOf * 1000), rows);
+    const invoice = computeUpcomingInvoice(data.input);
+    if (entry) entry.priced = { key, invoice };
+    return invoice;
   }
 }
 
@@ -155,15 +211,10 @@ export async function loadCycleData(
           };
     compute.set(k, entry);
   };
-  const usageRows: CycleUsageRow[] = [];
+  const usageRows: ExactUsageRow[] = [];
   for (const row of usage) {
     if (COMPUTE.has(row.metric)) {
-      addHours(
-        row.project_id,
-        row.resource,
-        row.metric as ComputeMetric,
-        rationalFromDecimal(row.usage_sum),
-      );
+      addHours(row.project_id, row.resource, row.metric as ComputeMetric, row.sum);
     } else if (QUOTA.has(row.metric)) {
       usageRows.push(row);
     }
@@ -236,17 +287,15 @@ function key(projectId: string, resource: string, metric: string): string {
 }
 
 /** A project's cycle value of a metric, by the metric's aggregation. */
-function aggregate(metric: QuotaMetric, row: CycleUsageRow): Rational {
+function aggregate(metric: QuotaMetric, row: ExactUsageRow): Rational {
   const definition = USAGE_METRIC_DEFINITIONS[metric as keyof typeof USAGE_METRIC_DEFINITIONS];
   switch (definition?.aggregation) {
     case 'average':
-      return row.samples > 0
-        ? Rationals.divide(rationalFromDecimal(row.usage_sum), rational(row.samples))
-        : rational(0);
+      return row.samples > 0 ? Rationals.divide(row.sum, rational(row.samples)) : rational(0);
     case 'max':
-      return rationalFromDecimal(row.usage_max);
+      return row.max;
     default:
-      return rationalFromDecimal(row.usage_sum);
+      return row.sum;
   }
 }
 
@@ -258,16 +307,37 @@ export async function loadCurrentCycle(
   cache?: CycleRowsCache,
 ) {
   const subscription = await getSubscription(db, organizationId);
-  const subject = {
+  const subject = subjectOf(organizationId, subscription);
+  const rows = cache ? await cache.read(db, subject) : undefined;
+  const data = await loadCycleData(db, subject, at, rows);
+  return { subscription, data };
+}
+
+function subjectOf(
+  organizationId: string,
+  subscription: Awaited<ReturnType<typeof getSubscription>>,
+) {
+  return {
     organizationId,
     planId: subscription.plan_id,
     usageBillingEnabled: subscription.usage_billing_enabled,
     periodStart: subscription.current_period_start,
     periodEnd: subscription.current_period_end,
+    billingVersion: subscription.billing_version,
   };
-  const rows = cache
-    ? await cache.read(db, { ...subject, billingVersion: subscription.billing_version })
-    : undefined;
-  const data = await loadCycleData(db, subject, at, rows);
-  return { subscription, data };
+}
+
+/** The organization's upcoming invoice as of `at` (priced to the second, through the cache). */
+export async function currentUpcomingInvoice(
+  db: Db,
+  organizationId: string,
+  at: Date,
+  cache: CycleRowsCache,
+): Promise<UpcomingInvoice> {
+  const subscription = await getSubscription(db, organizationId);
+  return cache.upcomingInvoice(
+    db,
+    subjectOf(organizationId, subscription),
+    Math.floor(at.getTime() / 1000),
+  );
 }
