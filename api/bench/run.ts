@@ -3,10 +3,11 @@
  * real server in its own process, then the latency of the upcoming invoice and of an invoice page under
  * concurrent load, and the ingestion rate of usage events through the operator endpoint.
  *
- * BENCH_DATABASE_URL runs it against a PostgreSQL server instead of the embedded database.
+ * BENCH_DATABASE_URL runs it against a PostgreSQL server instead of the embedded database; BENCH_PROFILE=<dir>
+ * writes the server's CPU profile into that folder.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,7 +104,11 @@ async function prepareStore(): Promise<void> {
 
 function startServer(): Promise<ChildProcess> {
   const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+  // BENCH_PROFILE=<dir> writes the server's CPU profile there (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', main], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -221,10 +226,22 @@ async function signIn(): Promise<string> {
     .join('; ');
 }
 
+/** CPU time (ms) the server process has used so far, from /proc (Linux); null elsewhere. */
+function serverCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/${server?.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 async function load(
   path: string,
   cookie: string,
-): Promise<{ p50: number; p99: number; rps: number }> {
+): Promise<{ p50: number; p99: number; rps: number; cpuPerRequest: number | null }> {
+  const cpuBefore = serverCpuMs();
   const latencies: number[] = [];
   let sent = 0;
   const began = performance.now();
@@ -244,7 +261,10 @@ async function load(
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds };
+  const cpuAfter = serverCpuMs();
+  const cpuPerRequest =
+    cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / latencies.length;
+  return { p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds, cpuPerRequest };
 }
 
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
@@ -269,17 +289,24 @@ try {
     cookie,
   );
   const ms = (value: number) => `${value.toFixed(2)} ms`;
+  // Server CPU per request: the service time that concurrent clients queue behind.
+  const cpu = ({ cpuPerRequest }: { cpuPerRequest: number | null }) =>
+    cpuPerRequest === null ? '' : `server CPU ${cpuPerRequest.toFixed(2)} ms/req`;
   console.log(`
 Meterline benchmark: ${PROJECTS} projects, ${DAYS} days of hourly usage, ${INVOICES.toLocaleString('en-US')} past invoices,
 ${CONCURRENCY} concurrent clients, ${REQUESTS} requests per measurement, server in its own process.
 
 ingestion            ${ingestion.events.toLocaleString('en-US')} events in ${ingestion.seconds.toFixed(2)} s = ${Math.round(perSecond).toLocaleString('en-US')} events/s  (target > ${TARGETS.ingestionPerSecond.toLocaleString('en-US')}: ${verdict(perSecond > TARGETS.ingestionPerSecond)})
-upcoming invoice     p50 ${ms(upcoming.p50)}  p99 ${ms(upcoming.p99)}  ${Math.round(upcoming.rps)} req/s  (target p99 < ${TARGETS.upcomingP99} ms: ${verdict(upcoming.p99 < TARGETS.upcomingP99)})
-invoice page (first) p50 ${ms(first.p50)}  p99 ${ms(first.p99)}  ${Math.round(first.rps)} req/s  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(first.p99 < TARGETS.invoicePageP99)})
-invoice page (last)  p50 ${ms(page.p50)}  p99 ${ms(page.p99)}  ${Math.round(page.rps)} req/s  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(page.p99 < TARGETS.invoicePageP99)})
+upcoming invoice     p50 ${ms(upcoming.p50)}  p99 ${ms(upcoming.p99)}  ${Math.round(upcoming.rps)} req/s  ${cpu(upcoming)}  (target p99 < ${TARGETS.upcomingP99} ms: ${verdict(upcoming.p99 < TARGETS.upcomingP99)})
+invoice page (first) p50 ${ms(first.p50)}  p99 ${ms(first.p99)}  ${Math.round(first.rps)} req/s  ${cpu(first)}  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(first.p99 < TARGETS.invoicePageP99)})
+invoice page (last)  p50 ${ms(page.p50)}  p99 ${ms(page.p99)}  ${Math.round(page.rps)} req/s  ${cpu(page)}  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(page.p99 < TARGETS.invoicePageP99)})
 `);
 } finally {
-  server?.kill('SIGTERM');
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
   rmSync(dataDir, { recursive: true, force: true });
   if (databaseUrl && schema) {
     const cleanup = await openDatabase({ databaseUrl });
