@@ -57,41 +57,35 @@ function affectedRows(command: string): bigint | undefined {
 }
 
 /**
- * One connection to the embedded database that prepares each data statement once, by its text, and then
- * only binds and executes it: PGlite's own `query` parses, describes and plans every statement again, which
+ * Runs statements on a PGlite database, preparing each data statement once, by its text, and then only
+ * binding and executing it: PGlite's own `query` parses, describes and plans every statement again, which
  * is most of the cost of a small query in WebAssembly. Parameters and rows go through PGlite's own
  * serializers and parsers, so values are exactly what `query` would give.
  */
-class PreparedConnection implements DatabaseConnection {
+export class PreparedStatements implements PGliteQueryable {
   private readonly statements = new Map<string, Prepared>();
   private counter = 0;
 
   constructor(private readonly client: PGlite) {}
 
-  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (!PREPARABLE.test(compiled.sql)) return this.unprepared(compiled);
+  async run(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
+    if (!PREPARABLE.test(sql)) return this.unprepared(sql, parameters);
     try {
-      return await this.execute<R>(await this.prepare(compiled.sql), compiled.parameters);
+      return await this.execute(await this.prepare(sql), parameters);
     } catch (error) {
       if ((error as { code?: unknown }).code !== STALE_STATEMENT) throw error;
       // The schema changed under a prepared statement: prepare it again, once.
-      await this.forget(compiled.sql);
-      return this.execute<R>(await this.prepare(compiled.sql), compiled.parameters);
+      await this.forget(sql);
+      return this.execute(await this.prepare(sql), parameters);
     }
   }
 
-  async *streamQuery<R>(
-    compiled: CompiledQuery,
-    chunkSize: number,
-  ): AsyncIterableIterator<QueryResult<R>> {
-    const { rows } = await this.executeQuery<R>(compiled);
-    for (let index = 0; index < rows.length; index += chunkSize) {
-      yield { rows: rows.slice(index, index + chunkSize) };
-    }
+  close(): Promise<void> {
+    return this.client.close();
   }
 
-  private async unprepared<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.client.query<R>(compiled.sql, [...compiled.parameters]);
+  private async unprepared(sql: string, parameters: readonly unknown[]) {
+    const result = await this.client.query(sql, [...parameters]);
     return result.affectedRows
       ? { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) }
       : { rows: result.rows };
@@ -137,10 +131,10 @@ class PreparedConnection implements DatabaseConnection {
     );
   }
 
-  private async execute<R>(
+  private async execute(
     prepared: Prepared,
     parameters: readonly unknown[],
-  ): Promise<QueryResult<R>> {
+  ): Promise<QueryResult<unknown>> {
     const { serializers, parsers } = this.client;
     const values = parameters.map((value, index) => {
       if (value === null || value === undefined) return null;
@@ -154,7 +148,7 @@ class PreparedConnection implements DatabaseConnection {
         serialize.sync(),
       ]),
     );
-    const rows: R[] = [];
+    const rows: unknown[] = [];
     let numAffectedRows: bigint | undefined;
     for (const message of messages) {
       if (message instanceof DataRowMessage) {
@@ -163,7 +157,7 @@ class PreparedConnection implements DatabaseConnection {
           const field = prepared.fields[index];
           if (field) row[field.name] = types.parseType(value, field.dataTypeID, parsers);
         });
-        rows.push(row as R);
+        rows.push(row);
       } else if (message instanceof CommandCompleteMessage) {
         numAffectedRows = affectedRows(message.text);
       }
@@ -172,16 +166,40 @@ class PreparedConnection implements DatabaseConnection {
   }
 }
 
+/** What the Kysely driver runs statements on (PreparedStatements over a PGlite database). */
+export interface PGliteQueryable {
+  run(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>>;
+  close(): Promise<void>;
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly database: PGliteQueryable) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return (await this.database.run(compiled.sql, compiled.parameters)) as QueryResult<R>;
+  }
+
+  async *streamQuery<R>(
+    compiled: CompiledQuery,
+    chunkSize: number,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.executeQuery<R>(compiled);
+    for (let index = 0; index < rows.length; index += chunkSize) {
+      yield { rows: rows.slice(index, index + chunkSize) };
+    }
+  }
+}
+
 /**
  * The embedded database as a single connection: callers queue for it, as they would for a pool of one.
  */
 class PreparedPGliteDriver implements Driver {
-  private readonly connection: PreparedConnection;
+  private readonly connection: PGliteConnection;
   private busy = false;
   private readonly waiting: ((connection: DatabaseConnection) => void)[] = [];
 
-  constructor(private readonly client: PGlite) {
-    this.connection = new PreparedConnection(client);
+  constructor(private readonly database: PGliteQueryable) {
+    this.connection = new PGliteConnection(database);
   }
 
   async init(): Promise<void> {}
@@ -219,19 +237,19 @@ class PreparedPGliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.client.close();
+    await this.database.close();
   }
 }
 
 export class PreparedPGliteDialect implements Dialect {
-  constructor(private readonly client: PGlite) {}
+  constructor(private readonly database: PGliteQueryable) {}
 
   createAdapter() {
     return new PostgresAdapter();
   }
 
   createDriver(): Driver {
-    return new PreparedPGliteDriver(this.client);
+    return new PreparedPGliteDriver(this.database);
   }
 
   createQueryCompiler() {
