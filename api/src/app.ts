@@ -16,8 +16,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
+import type { DatabaseHandle, Db } from './db/database.ts';
 import access from './plugins/access.ts';
+import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
 import session from './plugins/session.ts';
@@ -46,13 +47,24 @@ import { PaymentSimulator } from './services/payments/simulator.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** The embedded database is single-process, which lets the access guard keep its answers. */
+  store: DatabaseHandle['kind'];
   clock: Clock;
   gateway: PaymentGateway;
 }
 
+/** How long the access guard keeps a session's answer (embedded database only). */
+const ACCESS_CACHE_MS = 10_000;
+
 const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/dist');
 
-export async function buildApp({ config, db, clock, gateway }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  store,
+  clock,
+  gateway,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
@@ -84,9 +96,15 @@ export async function buildApp({ config, db, clock, gateway }: AppDeps): Promise
     () => app.swagger(),
   );
 
-  await app.register(session, { db, config, clock });
+  const accessCache = store === 'pglite' ? new AccessCache(ACCESS_CACHE_MS) : null;
+  await app.register(session, { db, config, clock, accessCache });
   await app.register(csrf, { config });
-  await app.register(access, { db, clock, operatorKey: config.METERING_API_KEY });
+  await app.register(access, {
+    db,
+    clock,
+    operatorKey: config.METERING_API_KEY,
+    cache: accessCache,
+  });
 
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {

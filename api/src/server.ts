@@ -44,7 +44,13 @@ export async function prepare(
       await seedDemoWorld(database.db, clock);
     }
     const gateway = createPaymentGateway(database.db, clock, config);
-    const app = await buildApp({ config, db: database.db, clock, gateway });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      store: database.kind,
+      clock,
+      gateway,
+    });
     return { app, database, gateway };
   } catch (error) {
     await database.close();

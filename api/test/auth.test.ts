@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../src/clock.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
 describe.each(testDatabases())('sign-in and sessions (%s)', (database) => {
@@ -75,15 +76,21 @@ describe.each(testDatabases())('sign-in and sessions (%s)', (database) => {
     expect(response.status).toBe(403);
   });
 
-  it('signs out: the session no longer works', async () => {
+  it('signs out: the session no longer works, at once, on any route', async () => {
     const client = await server.signIn('admin@example.com');
     const stolenCookie = client.cookie('ml_session');
+    const orgRoute = '/platform/organizations/acme-pro/billing/invoices';
+    // Used first, so that whatever the guard keeps about the session is there to be forgotten.
+    expect((await client.get('/platform/profile')).status).toBe(200);
+    expect((await client.get(orgRoute)).status).toBe(200);
     expect((await client.post('/platform/auth/sign-out')).status).toBe(204);
     expect((await client.get('/platform/profile')).status).toBe(401);
-    const replay = await fetch(`${server.url}/platform/profile`, {
-      headers: { cookie: `ml_session=${stolenCookie}` },
-    });
-    expect(replay.status).toBe(401);
+    for (const path of ['/platform/profile', orgRoute]) {
+      const replay = await fetch(`${server.url}${path}`, {
+        headers: { cookie: `ml_session=${stolenCookie}` },
+      });
+      expect(replay.status).toBe(401);
+    }
   });
 
   it('ignores a made-up session cookie', async () => {
@@ -91,6 +98,26 @@ describe.each(testDatabases())('sign-in and sessions (%s)', (database) => {
       headers: { cookie: 'ml_session=made-up' },
     });
     expect(response.status).toBe(401);
+  });
+});
+
+describe.each(testDatabases())('session lifetime (%s)', (database) => {
+  const clock = fixedClock(new Date());
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ database, clock, env: { SESSION_TTL_HOURS: '1' } });
+  });
+  afterAll(() => server.close());
+
+  it('ends a session at its expiry, even one used a moment before', async () => {
+    const client = await server.signIn('owner@example.com');
+    const orgRoute = '/platform/organizations/acme-pro/billing/invoices';
+    clock.advance(3600 - 2);
+    expect((await client.get('/platform/profile')).status).toBe(200);
+    expect((await client.get(orgRoute)).status).toBe(200);
+    clock.advance(2);
+    expect((await client.get('/platform/profile')).status).toBe(401);
+    expect((await client.get(orgRoute)).status).toBe(401);
   });
 });
 

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
+import type { AccessCache, SessionAccess } from './access-cache.ts';
 import { findLiveSession, findLiveSessionInOrganization } from '../repositories/sessions.ts';
 import { HttpError } from './errors.ts';
 
@@ -43,9 +44,15 @@ export const NOT_FOUND_ORG = 'Organization not found';
 export default fp(
   async function access(
     app: FastifyInstance,
-    opts: { db: Db; clock: Clock; operatorKey: string | undefined },
+    opts: {
+      db: Db;
+      clock: Clock;
+      operatorKey: string | undefined;
+      /** Only for a single-process store (see AccessCache). */
+      cache: AccessCache | null;
+    },
   ) {
-    const { db, clock, operatorKey } = opts;
+    const { db, clock, operatorKey, cache } = opts;
     app.decorateRequest('org', null);
 
     app.addHook('onRoute', (route) => {
@@ -60,6 +67,20 @@ export default fp(
       }
     });
 
+    /** The live session and, for a slug, the caller's membership there: one statement, or the cache. */
+    async function lookUp(sessionId: string, slug: string): Promise<SessionAccess | undefined> {
+      const now = clock.now();
+      const kept = cache?.get(sessionId, slug, now);
+      if (kept) return kept;
+      const found: SessionAccess | undefined = slug
+        ? await findLiveSessionInOrganization(db, sessionId, now, slug)
+        : await findLiveSession(db, sessionId, now).then(
+            (row) => row && { ...row, organization_id: null, role: null },
+          );
+      if (found) cache?.set(sessionId, slug, found);
+      return found;
+    }
+
     // preValidation: who may call is settled before the input is even looked at.
     app.addHook('preValidation', async (request) => {
       const access = request.routeOptions.config.access;
@@ -72,21 +93,14 @@ export default fp(
         return;
       }
       const sessionId = request.sessionId;
-      const now = clock.now();
-      if (access.kind === 'user') {
-        const found = sessionId ? await findLiveSession(db, sessionId, now) : undefined;
-        if (!found) throw new HttpError(401, 'You need to sign in');
-        request.user = { id: found.user_id, email: found.email, name: found.name };
-        return;
-      }
-
+      if (!sessionId) throw new HttpError(401, 'You need to sign in');
       // Organization routes always have a :slug (checked when the route is added).
-      const { slug } = request.params as { slug: string };
-      const found = sessionId
-        ? await findLiveSessionInOrganization(db, sessionId, now, slug)
-        : undefined;
+      const slug = access.kind === 'org' ? (request.params as { slug: string }).slug : '';
+      const found = await lookUp(sessionId, slug);
       if (!found) throw new HttpError(401, 'You need to sign in');
       request.user = { id: found.user_id, email: found.email, name: found.name };
+      if (access.kind === 'user') return;
+
       const { role, organization_id: organizationId } = found;
       // Outsiders learn nothing: an organization they are not in does not exist for them.
       if (!role || !organizationId) throw new HttpError(404, NOT_FOUND_ORG);

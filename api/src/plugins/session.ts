@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import type { AccessCache } from './access-cache.ts';
 import { deleteSession, insertSession } from '../repositories/sessions.ts';
 
 export const SESSION_COOKIE = 'ml_session';
@@ -38,8 +39,11 @@ export function cookieIsSecure(config: Config, request: FastifyRequest): boolean
 }
 
 export default fp(
-  async function session(app: FastifyInstance, opts: { db: Db; config: Config; clock: Clock }) {
-    const { db, config, clock } = opts;
+  async function session(
+    app: FastifyInstance,
+    opts: { db: Db; config: Config; clock: Clock; accessCache: AccessCache | null },
+  ) {
+    const { db, config, clock, accessCache } = opts;
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
 
@@ -68,7 +72,10 @@ export default fp(
     );
 
     app.decorate('endSession', async (reply: FastifyReply, request: FastifyRequest) => {
-      if (request.sessionId) await deleteSession(db, request.sessionId);
+      if (request.sessionId) {
+        await deleteSession(db, request.sessionId);
+        accessCache?.forgetSession(request.sessionId);
+      }
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
     });
   },

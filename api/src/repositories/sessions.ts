@@ -19,7 +19,7 @@ export function findLiveSession(db: Db, id: string, now: Date) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.user_id', 'users.email', 'users.name'])
+    .select(['sessions.id', 'sessions.user_id', 'sessions.expires_at', 'users.email', 'users.name'])
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
@@ -45,6 +45,7 @@ export function findLiveSessionInOrganization(db: Db, id: string, now: Date, slu
     )
     .select([
       'sessions.user_id',
+      'sessions.expires_at',
       'users.email',
       'users.name',
       'organizations.id as organization_id',
