@@ -7,6 +7,7 @@ import {
   type FakeCardKind,
   type FakePaymentIntent,
 } from './support/fake-stripe.ts';
+import { invoicePaymentState } from './support/payments.ts';
 import {
   startTestServer,
   testDatabases,
@@ -101,24 +102,7 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
   /** What Stripe.js's createPaymentMethod gives the hosted page for a typed card. */
   const typed = (kind: FakeCardKind) => stripe.paymentMethod(kind);
 
-  async function invoiceState(invoiceId: string) {
-    const invoice = await db()
-      .selectFrom('invoices')
-      .select(['status', 'amount_paid_cents', 'amount_due_cents'])
-      .where('id', '=', invoiceId)
-      .executeTakeFirstOrThrow();
-    const charges = await db()
-      .selectFrom('charges')
-      .select('status')
-      .where('invoice_id', '=', invoiceId)
-      .where('idempotency_key', 'like', '%:pay:%')
-      .execute();
-    return {
-      ...invoice,
-      charges: charges.length,
-      succeeded: charges.filter((charge) => charge.status === 'succeeded').length,
-    };
-  }
+  const invoiceState = (invoiceId: string) => invoicePaymentState(db(), invoiceId);
 
   /** Stripe's signed webhook for an intent that succeeded, sent as Stripe sends it. */
   function webhookSucceeded(intent: FakePaymentIntent, eventId: string) {

@@ -5,6 +5,7 @@ import {
   CARDS,
   answerChallenge,
   confirmPayment,
+  invoicePaymentState,
   paymentMethod,
   tokenize,
 } from './support/payments.ts';
@@ -59,26 +60,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     return answerChallenge(as('owner'), confirmed.body.challenge?.id ?? '', outcome);
   }
 
-  async function invoiceState(invoiceId: string) {
-    const invoice = await db()
-      .selectFrom('invoices')
-      .select(['status', 'amount_paid_cents', 'amount_due_cents'])
-      .where('id', '=', invoiceId)
-      .executeTakeFirstOrThrow();
-    const charges = await db()
-      .selectFrom('charges')
-      .select(['status'])
-      .where('invoice_id', '=', invoiceId)
-      // Pay Now's charges (a reopened invoice keeps the engine's earlier one).
-      .where('idempotency_key', 'like', '%:pay:%')
-      .orderBy('created_at')
-      .execute();
-    return {
-      ...invoice,
-      charges: charges.length,
-      succeeded: charges.filter((charge) => charge.status === 'succeeded').length,
-    };
-  }
+  const invoiceState = (invoiceId: string) => invoicePaymentState(db(), invoiceId);
 
   /** A paid invoice of the organization reopened, as if its charge had failed. */
   async function makeOpenInvoice(slug: string, skip: number): Promise<string> {

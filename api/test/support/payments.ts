@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Db } from '../../src/db/database.ts';
 import type { TestClient, TestResponse } from './server.ts';
 
 /** Any future expiry works with the simulator's test cards. */
@@ -122,4 +123,25 @@ export async function listCards(client: TestClient, slug: string): Promise<Payme
   );
   expect(response.status).toBe(200);
   return response.body;
+}
+
+/** An invoice as Pay Now leaves it: status, amounts and its Pay Now charges (the engine's are left out). */
+export async function invoicePaymentState(db: Db, invoiceId: string) {
+  const invoice = await db
+    .selectFrom('invoices')
+    .select(['status', 'amount_paid_cents', 'amount_due_cents'])
+    .where('id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  const charges = await db
+    .selectFrom('charges')
+    .select('status')
+    .where('invoice_id', '=', invoiceId)
+    // Pay Now's charges (a reopened invoice keeps the engine's earlier one).
+    .where('idempotency_key', 'like', '%:pay:%')
+    .execute();
+  return {
+    ...invoice,
+    charges: charges.length,
+    succeeded: charges.filter((charge) => charge.status === 'succeeded').length,
+  };
 }
