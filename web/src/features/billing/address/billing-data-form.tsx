@@ -17,12 +17,12 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { NativeSelect } from '../../../components/ui/native-select';
 import { cn } from '../../../lib/cn';
 import { useUpdateCustomerMutation } from '../../../data/customer-mutation';
 import { useDeleteTaxIdMutation, useSetTaxIdMutation } from '../../../data/tax-id-mutations';
 import { PermissionNotice } from '../billing-section';
 import { AddressFields } from './address-fields';
+import { TaxIdTypeField } from './tax-id-type-field';
 import { billingDataFormSchema } from './billing-data-form-schema';
 
 const SUCCESS_MESSAGE = 'Successfully updated billing data';
@@ -203,37 +203,22 @@ export function BillingDataForm({
             Printed on invoices. The types offered depend on the country of the address.
           </p>
           <div className="mt-4 grid gap-x-4 gap-y-4 sm:grid-cols-2">
-            <FormField
-              label="Tax ID type"
+            <TaxIdTypeField
               error={errors.tax_id_name?.message}
-              hint={
-                !country
-                  ? 'Choose a country first.'
-                  : kinds.length === 0
-                    ? `There are no tax ID types for ${countryLabel}.`
-                    : undefined
-              }
-            >
-              <NativeSelect
-                {...form.register('tax_id_name', {
-                  onChange: (event: { target: { value: string } }) => {
-                    // Choosing a kind resets the value: formats differ from kind to kind.
-                    const chosen = findTaxIdKindByName(event.target.value);
-                    const options = { shouldDirty: true, shouldValidate: false };
-                    form.setValue('tax_id_type', chosen?.type ?? '', options);
-                    form.setValue('tax_id_value', '', options);
-                    form.clearErrors('tax_id_value');
-                  },
-                })}
-              >
-                <option value="">None</option>
-                {kinds.map((option) => (
-                  <option key={option.name} value={option.name}>
-                    {option.name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </FormField>
+              country={country}
+              kinds={kinds}
+              noKindsHint={`There are no tax ID types for ${countryLabel}.`}
+              registration={form.register('tax_id_name', {
+                onChange: (event: { target: { value: string } }) => {
+                  // Choosing a kind resets the value: formats differ from kind to kind.
+                  const chosen = findTaxIdKindByName(event.target.value);
+                  const options = { shouldDirty: true, shouldValidate: false };
+                  form.setValue('tax_id_type', chosen?.type ?? '', options);
+                  form.setValue('tax_id_value', '', options);
+                  form.clearErrors('tax_id_value');
+                },
+              })}
+            />
             <FormField
               label="Tax ID"
               error={errors.tax_id_value?.message}

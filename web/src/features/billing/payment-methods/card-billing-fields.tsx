@@ -3,9 +3,9 @@ import { findTaxIdKindByName, taxIdKindsForCountry } from '@meterline/domain';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { NativeSelect } from '../../../components/ui/native-select';
 import { SwitchField } from '../../../payments/ui/checkbox-field';
 import { AddressFields } from '../address/address-fields';
+import { TaxIdTypeField } from '../address/tax-id-type-field';
 import type { AddCardFormValues } from './add-card-form-schema';
 
 /**
@@ -48,36 +48,21 @@ export function CardBillingFields({ form }: { form: UseFormReturn<AddCardFormVal
         />
         {business ? (
           <>
-            <FormField
-              label="Tax ID type"
+            <TaxIdTypeField
               error={errors.tax_id_name?.message}
-              hint={
-                !country
-                  ? 'Choose a country first.'
-                  : kinds.length === 0
-                    ? 'There are no tax ID types for this country.'
-                    : undefined
-              }
-            >
-              <NativeSelect
-                {...form.register('billing.tax_id_name', {
-                  onChange: (event: { target: { value: string } }) => {
-                    // Choosing a kind resets the value: formats differ from kind to kind.
-                    const chosen = findTaxIdKindByName(event.target.value);
-                    const options = { shouldDirty: true };
-                    form.setValue('billing.tax_id_type', chosen?.type ?? '', options);
-                    form.setValue('billing.tax_id_value', '', options);
-                  },
-                })}
-              >
-                <option value="">None</option>
-                {kinds.map((option) => (
-                  <option key={option.name} value={option.name}>
-                    {option.name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </FormField>
+              country={country}
+              kinds={kinds}
+              noKindsHint="There are no tax ID types for this country."
+              registration={form.register('billing.tax_id_name', {
+                onChange: (event: { target: { value: string } }) => {
+                  // Choosing a kind resets the value: formats differ from kind to kind.
+                  const chosen = findTaxIdKindByName(event.target.value);
+                  const options = { shouldDirty: true };
+                  form.setValue('billing.tax_id_type', chosen?.type ?? '', options);
+                  form.setValue('billing.tax_id_value', '', options);
+                },
+              })}
+            />
             <FormField
               label="Tax ID"
               error={errors.tax_id_value?.message}
