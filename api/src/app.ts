@@ -153,6 +153,10 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
   const hasWeb = existsSync(join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
+    // The root is the app's page too (the static files have no index, and a directory is no page).
+    app.get('/', { schema: { hide: true } }, (_request, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html'),
+    );
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
