@@ -44,6 +44,13 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 14),
+  /** However often it is used, a session ends this long after sign-in. */
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24 * 90),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY: booleanFlag,
   METERING_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),

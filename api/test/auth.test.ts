@@ -105,19 +105,46 @@ describe.each(testDatabases())('session lifetime (%s)', (database) => {
   const clock = fixedClock(new Date());
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ database, clock, env: { SESSION_TTL_HOURS: '1' } });
+    server = await startTestServer({
+      database,
+      clock,
+      env: { SESSION_TTL_HOURS: '1', SESSION_MAX_HOURS: '2' },
+    });
   });
   afterAll(() => server.close());
 
-  it('ends a session at its expiry, even one used a moment before', async () => {
+  const minutes = (count: number) => clock.advance(count * 60);
+  const orgRoute = '/platform/organizations/acme-pro/billing/invoices';
+  const cookieExpiry = (setCookie: string | undefined) =>
+    Date.parse(/expires=([^;]+)/i.exec(setCookie ?? '')?.[1] ?? '');
+
+  it('ends an unused session at its expiry, even one used a moment before the renewal point', async () => {
     const client = await server.signIn('owner@example.com');
-    const orgRoute = '/platform/organizations/acme-pro/billing/invoices';
-    clock.advance(3600 - 2);
+    minutes(20);
     expect((await client.get('/platform/profile')).status).toBe(200);
     expect((await client.get(orgRoute)).status).toBe(200);
-    clock.advance(2);
+    minutes(40);
     expect((await client.get('/platform/profile')).status).toBe(401);
     expect((await client.get(orgRoute)).status).toBe(401);
+  });
+
+  it('renews a session in use, cookie included, but never past its maximum age', async () => {
+    const client = await server.signIn('owner@example.com');
+    minutes(50);
+    const renewed = await client.get(orgRoute);
+    expect(renewed.status).toBe(200);
+    expect(cookieExpiry(renewed.headers.get('set-cookie') ?? undefined)).toBe(
+      Math.floor((clock.now().getTime() + 3600_000) / 1000) * 1000,
+    );
+    minutes(50);
+    // 100 minutes after sign-in: alive only because it was renewed.
+    expect((await client.get('/platform/profile')).status).toBe(200);
+    minutes(19);
+    expect((await client.get(orgRoute)).status).toBe(200);
+    // Two hours after sign-in it ends, however much it was used.
+    minutes(2);
+    expect((await client.get(orgRoute)).status).toBe(401);
+    expect((await client.get('/platform/profile')).status).toBe(401);
   });
 });
 

@@ -5,6 +5,7 @@ export interface SessionAccess {
   user_id: string;
   email: string;
   name: string;
+  created_at: Date;
   expires_at: Date;
   organization_id: string | null;
   role: Role | null;

@@ -4,7 +4,7 @@ import {
   type Permission,
   type Role,
 } from '@meterline/domain';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
@@ -68,21 +68,34 @@ export default fp(
     });
 
     /** The live session and, for a slug, the caller's membership there: one statement, or the cache. */
-    async function lookUp(sessionId: string, slug: string): Promise<SessionAccess | undefined> {
+    async function lookUp(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      sessionId: string,
+      slug: string,
+    ): Promise<SessionAccess | undefined> {
       const now = clock.now();
-      const kept = cache?.get(sessionId, slug, now);
-      if (kept) return kept;
-      const found: SessionAccess | undefined = slug
-        ? await findLiveSessionInOrganization(db, sessionId, now, slug)
-        : await findLiveSession(db, sessionId, now).then(
-            (row) => row && { ...row, organization_id: null, role: null },
-          );
-      if (found) cache?.set(sessionId, slug, found);
+      let found = cache?.get(sessionId, slug, now);
+      if (!found) {
+        found = slug
+          ? await findLiveSessionInOrganization(db, sessionId, now, slug)
+          : await findLiveSession(db, sessionId, now).then(
+              (row) => row && { ...row, organization_id: null, role: null },
+            );
+        if (!found) return undefined;
+        cache?.set(sessionId, slug, found);
+      }
+      const expiresAt = await app.renewSession(request, reply, found);
+      if (expiresAt !== found.expires_at) {
+        // Renewed: what is kept about the session must not end it at its old expiry.
+        cache?.forgetSession(sessionId);
+        found = { ...found, expires_at: expiresAt };
+      }
       return found;
     }
 
     // preValidation: who may call is settled before the input is even looked at.
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', async (request, reply) => {
       const access = request.routeOptions.config.access;
       if (!access || access.kind === 'public') return;
       if (access.kind === 'operator') {
@@ -96,7 +109,7 @@ export default fp(
       if (!sessionId) throw new HttpError(401, 'You need to sign in');
       // Organization routes always have a :slug (checked when the route is added).
       const slug = access.kind === 'org' ? (request.params as { slug: string }).slug : '';
-      const found = await lookUp(sessionId, slug);
+      const found = await lookUp(request, reply, sessionId, slug);
       if (!found) throw new HttpError(401, 'You need to sign in');
       request.user = { id: found.user_id, email: found.email, name: found.name };
       if (access.kind === 'user') return;

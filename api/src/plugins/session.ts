@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { AccessCache } from './access-cache.ts';
-import { deleteSession, insertSession } from '../repositories/sessions.ts';
+import { deleteSession, insertSession, renewSession } from '../repositories/sessions.ts';
 
 export const SESSION_COOKIE = 'ml_session';
 
@@ -24,6 +24,15 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     startSession(reply: FastifyReply, request: FastifyRequest, userId: string): Promise<void>;
+    /**
+     * Renews a session in use once half of its idle lifetime has passed (never past its maximum age):
+     * moves its expiry and the cookie's. Answers the expiry it has now.
+     */
+    renewSession(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      session: { created_at: Date; expires_at: Date },
+    ): Promise<Date>;
     endSession(reply: FastifyReply, request: FastifyRequest): Promise<void>;
   }
 }
@@ -68,6 +77,36 @@ export default fp(
           secure: cookieIsSecure(config, request),
           expires: expiresAt,
         });
+      },
+    );
+
+    const idleMs = config.SESSION_TTL_HOURS * 3600 * 1000;
+    const maxAgeMs = config.SESSION_MAX_HOURS * 3600 * 1000;
+    app.decorate(
+      'renewSession',
+      async (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        session: { created_at: Date; expires_at: Date },
+      ) => {
+        const now = clock.now();
+        const token = request.cookies[SESSION_COOKIE];
+        if (!token || !request.sessionId) return session.expires_at;
+        // Renewing on every request would write on every request: once half the idle time has gone is enough.
+        if (session.expires_at.getTime() - now.getTime() > idleMs / 2) return session.expires_at;
+        const expiresAt = new Date(
+          Math.min(now.getTime() + idleMs, session.created_at.getTime() + maxAgeMs),
+        );
+        if (expiresAt <= session.expires_at) return session.expires_at;
+        await renewSession(db, request.sessionId, expiresAt, now);
+        reply.setCookie(SESSION_COOKIE, token, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: cookieIsSecure(config, request),
+          expires: expiresAt,
+        });
+        return expiresAt;
       },
     );
 

@@ -9,6 +9,7 @@ export async function insertSession(
     .values({
       id: session.id,
       user_id: session.userId,
+      created_at: session.now,
       expires_at: session.expiresAt,
       last_seen_at: session.now,
     })
@@ -19,10 +20,26 @@ export function findLiveSession(db: Db, id: string, now: Date) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.user_id', 'sessions.expires_at', 'users.email', 'users.name'])
+    .select([
+      'sessions.id',
+      'sessions.user_id',
+      'sessions.created_at',
+      'sessions.expires_at',
+      'users.email',
+      'users.name',
+    ])
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
+}
+
+/** A session in use lives on: its expiry moves to `expiresAt`. */
+export async function renewSession(db: Db, id: string, expiresAt: Date, now: Date): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ expires_at: expiresAt, last_seen_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteSession(db: Db, id: string): Promise<void> {
@@ -45,6 +62,7 @@ export function findLiveSessionInOrganization(db: Db, id: string, now: Date, slu
     )
     .select([
       'sessions.user_id',
+      'sessions.created_at',
       'sessions.expires_at',
       'users.email',
       'users.name',
