@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
-import { PreparedPGliteDialect, PreparedStatements } from '../src/db/pglite-driver.ts';
+import { PreparedPGliteDialect } from '../src/db/pglite-driver.ts';
 
 /**
  * The embedded database's driver prepares statements once and then only binds them: it must give exactly
@@ -139,7 +139,7 @@ describe('the embedded database driver', () => {
 
   it('keeps working past the number of statements it keeps prepared', async () => {
     const db = new Kysely<unknown>({
-      dialect: new PreparedPGliteDialect(new PreparedStatements(await PGlite.create())),
+      dialect: new PreparedPGliteDialect(await PGlite.create()),
     });
     for (let index = 0; index < 700; index++) {
       const { rows } = await sql<{

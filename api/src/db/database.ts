@@ -3,7 +3,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
-import { PreparedPGliteDialect, PreparedStatements } from './pglite-driver.ts';
+import { PreparedPGliteDialect } from './pglite-driver.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -52,7 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
   }
   const db = new Kysely<Database>({
-    dialect: new PreparedPGliteDialect(new PreparedStatements(client)),
+    dialect: new PreparedPGliteDialect(client),
   });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

@@ -62,7 +62,7 @@ function affectedRows(command: string): bigint | undefined {
  * is most of the cost of a small query in WebAssembly. Parameters and rows go through PGlite's own
  * serializers and parsers, so values are exactly what `query` would give.
  */
-export class PreparedStatements implements PGliteQueryable {
+class PreparedStatements {
   private readonly statements = new Map<string, Prepared>();
   private counter = 0;
 
@@ -78,10 +78,6 @@ export class PreparedStatements implements PGliteQueryable {
       await this.forget(sql);
       return this.execute(await this.prepare(sql), parameters);
     }
-  }
-
-  close(): Promise<void> {
-    return this.client.close();
   }
 
   private async unprepared(sql: string, parameters: readonly unknown[]) {
@@ -166,14 +162,8 @@ export class PreparedStatements implements PGliteQueryable {
   }
 }
 
-/** What the Kysely driver runs statements on (PreparedStatements over a PGlite database). */
-export interface PGliteQueryable {
-  run(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>>;
-  close(): Promise<void>;
-}
-
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly database: PGliteQueryable) {}
+  constructor(private readonly database: PreparedStatements) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     return (await this.database.run(compiled.sql, compiled.parameters)) as QueryResult<R>;
@@ -198,8 +188,8 @@ class PreparedPGliteDriver implements Driver {
   private busy = false;
   private readonly waiting: ((connection: DatabaseConnection) => void)[] = [];
 
-  constructor(private readonly database: PGliteQueryable) {
-    this.connection = new PGliteConnection(database);
+  constructor(private readonly client: PGlite) {
+    this.connection = new PGliteConnection(new PreparedStatements(client));
   }
 
   async init(): Promise<void> {}
@@ -237,19 +227,19 @@ class PreparedPGliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.database.close();
+    await this.client.close();
   }
 }
 
 export class PreparedPGliteDialect implements Dialect {
-  constructor(private readonly database: PGliteQueryable) {}
+  constructor(private readonly client: PGlite) {}
 
   createAdapter() {
     return new PostgresAdapter();
   }
 
   createDriver(): Driver {
-    return new PreparedPGliteDriver(this.database);
+    return new PreparedPGliteDriver(this.client);
   }
 
   createQueryCompiler() {

@@ -87,9 +87,9 @@ export default fp(
       }
       const expiresAt = await app.renewSession(request, reply, found);
       if (expiresAt !== found.expires_at) {
-        // Renewed: what is kept about the session must not end it at its old expiry.
-        cache?.forgetSession(sessionId);
+        // Renewed: what is kept about the session carries its new expiry.
         found = { ...found, expires_at: expiresAt };
+        cache?.set(sessionId, slug, found);
       }
       return found;
     }
