@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cycleContaining } from '@meterline/domain';
+import { insertUsageEvents } from '../src/repositories/usage.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
 const KEY = 'test-metering-key-0123456789';
@@ -56,6 +58,163 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     expect(await egressOn('acmepro1')).toBe(3500);
   });
 
+  it('stores the new events of a batch that repeats stored ones, and rolls up only those', async () => {
+    const event = (id: string, usage: number) => ({
+      id,
+      project_ref: 'acmepro3',
+      metric: 'EGRESS',
+      usage,
+      timestamp: day + 600,
+    });
+    expect(await (await send({ events: [event('r-1', 100)] })).json()).toEqual({
+      accepted: 1,
+      duplicates: 0,
+    });
+    const mixed = await send({ events: [event('r-2', 20), event('r-1', 100), event('r-3', 3)] });
+    expect(await mixed.json()).toEqual({ accepted: 2, duplicates: 1 });
+    expect(await egressOn('acmepro3')).toBe(123);
+  });
+
+  it("skips stored events inside a caller's transaction too, without ending it", async () => {
+    const db = server.database.db;
+    const project = await db
+      .selectFrom('projects')
+      .select(['id', 'organization_id'])
+      .where('ref', '=', 'acmepro3')
+      .executeTakeFirstOrThrow();
+    const event = (eventId: string) => ({
+      eventId,
+      organizationId: project.organization_id,
+      projectId: project.id,
+      metric: 'EGRESS',
+      resource: '',
+      usage: '5',
+      timestamp: day + 1800,
+      cycleStart: null,
+    });
+    const before = await egressOn('acmepro3');
+    const accepted = await db.transaction().execute(async (trx) => {
+      const first = await insertUsageEvents(trx, [event('t-1')]);
+      const second = await insertUsageEvents(trx, [event('t-1'), event('t-2')]);
+      return first + second;
+    });
+    expect(accepted).toBe(2);
+    expect(await egressOn('acmepro3')).toBe(before + 10);
+  });
+
+  it('counts each event once when batches sharing new events arrive at the same time', async () => {
+    const batch = (from: number) =>
+      Array.from({ length: 400 }, (_, index) => ({
+        id: `c-${from + index}`,
+        project_ref: 'acmepro3',
+        metric: 'EGRESS',
+        usage: 1,
+        timestamp: day + 1200,
+      }));
+    const before = await egressOn('acmepro3');
+    const answers = await Promise.all(
+      [0, 200, 100, 300].map(async (from) => {
+        const response = await send({ events: batch(from) });
+        expect(response.status).toBe(200);
+        return (await response.json()) as { accepted: number; duplicates: number };
+      }),
+    );
+    // Events c-0 to c-699: each accepted by exactly one of the batches.
+    expect(answers.reduce((sum, answer) => sum + answer.accepted, 0)).toBe(700);
+    expect(answers.reduce((sum, answer) => sum + answer.duplicates, 0)).toBe(900);
+    expect(await egressOn('acmepro3')).toBe(before + 700);
+  });
+
+  it('stores each event of a mixed batch with its own organization, project, metric, time and cycle', async () => {
+    const db = server.database.db;
+    const later = day + 40 * 86_400;
+    const events = [
+      { id: 'm-1', project_ref: 'acmepro1', metric: 'EGRESS', usage: 7, timestamp: day },
+      {
+        id: 'm-2',
+        project_ref: 'paygco1',
+        metric: 'COMPUTE_HOURS_SM',
+        usage: 1,
+        timestamp: day + 3600,
+        resource: 'read_replica',
+      },
+      {
+        id: 'm-3',
+        project_ref: 'acmepro2',
+        metric: 'COMPUTE_HOURS_BRANCH',
+        usage: 2,
+        timestamp: later,
+      },
+      { id: 'm-4', project_ref: 'acmepro1', metric: 'EGRESS', usage: 0.5, timestamp: 86_400 },
+      {
+        id: 'm-5',
+        project_ref: 'paygco1',
+        metric: 'COMPUTE_HOURS_XS',
+        usage: 1,
+        timestamp: later + 1,
+      },
+    ];
+    expect(await (await send({ events })).json()).toEqual({ accepted: 5, duplicates: 0 });
+
+    const projects = await db
+      .selectFrom('projects')
+      .innerJoin('subscriptions', 'subscriptions.organization_id', 'projects.organization_id')
+      .select(['projects.ref', 'projects.id', 'projects.organization_id', 'billing_cycle_anchor'])
+      .where('projects.ref', 'in', ['acmepro1', 'acmepro2', 'paygco1'])
+      .execute();
+    // What the server makes of each event's resource: compute runs on the primary unless told otherwise.
+    const resources = ['', 'read_replica', 'branch', '', 'primary'];
+    const expected = events.map((event, index) => {
+      const project = projects.find((row) => row.ref === event.project_ref);
+      if (!project) throw new Error(`no project ${event.project_ref}`);
+      const anchor = project.billing_cycle_anchor.getTime() / 1000;
+      return {
+        event_id: event.id,
+        organization_id: project.organization_id,
+        project_id: project.id,
+        metric: event.metric,
+        resource: resources[index],
+        usage: event.usage,
+        occurred_at: new Date(event.timestamp * 1000).toISOString(),
+        cycle_start:
+          event.timestamp < anchor
+            ? null
+            : new Date(cycleContaining(anchor, event.timestamp).start * 1000).toISOString(),
+      };
+    });
+    const rows = await db
+      .selectFrom('usage_events')
+      .select([
+        'event_id',
+        'organization_id',
+        'project_id',
+        'metric',
+        'resource',
+        'usage',
+        'occurred_at',
+        'cycle_start',
+      ])
+      .where(
+        'event_id',
+        'in',
+        events.map((event) => event.id),
+      )
+      .orderBy('event_id')
+      .execute();
+    expect(
+      rows.map((row) => ({
+        ...row,
+        usage: Number(row.usage),
+        occurred_at: row.occurred_at.toISOString(),
+        cycle_start: row.cycle_start?.toISOString() ?? null,
+      })),
+    ).toEqual(expected);
+    // The batch spans two billing cycles, and the 1970 event is before the subscription began.
+    const [first, , third, fourth] = expected;
+    expect(fourth?.cycle_start).toBeNull();
+    expect(first?.cycle_start).not.toBe(third?.cycle_start);
+  });
+
   it('refuses a batch naming an unknown project, and writes none of it', async () => {
     const response = await send({
       events: [
@@ -80,6 +239,13 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
       ],
     });
     expect(unknownMetric.status).toBe(400);
+    const farFuture = await send({
+      events: [{ id: 'e-7', project_ref: 'acmepro1', metric: 'EGRESS', usage: 1, timestamp: 1e15 }],
+    });
+    expect(farFuture.status).toBe(400);
+    expect(((await farFuture.json()) as { message: string }).message).toContain(
+      'events.0.timestamp',
+    );
     expect((await send({ events: [] })).status).toBe(400);
   });
 

@@ -4,6 +4,9 @@ import { projectRefSchema } from './common.ts';
 
 export const MAX_USAGE_EVENTS_PER_BATCH = 10_000;
 
+/** The last second of the year 9999: the latest time PostgreSQL and JavaScript dates share. */
+export const MAX_USAGE_TIMESTAMP = 253_402_300_799;
+
 export const COMPUTE_RESOURCE_KINDS = ['primary', 'read_replica', 'branch'] as const;
 
 export const usageEventSchema = z
@@ -14,7 +17,7 @@ export const usageEventSchema = z
     metric: billingMetricSchema,
     usage: z.number().finite().nonnegative(),
     /** When the usage happened, unix seconds. */
-    timestamp: z.number().int().min(0),
+    timestamp: z.number().int().min(0).max(MAX_USAGE_TIMESTAMP),
     /** For compute metrics: which of the project's databases ran. */
     resource: z.enum(COMPUTE_RESOURCE_KINDS).optional(),
   })

@@ -35,7 +35,7 @@ export async function ingestUsageEvents(
         metric: event.metric,
         resource: computeResource(event),
         usage: String(event.usage),
-        occurredAt: new Date(event.timestamp * 1000),
+        timestamp: event.timestamp,
         cycleStart: cycleStartOf(anchors.get(project.organizationId), event.timestamp),
       };
     }),
