@@ -86,6 +86,43 @@ describe('the embedded database driver', () => {
     }
   });
 
+  it('writes array parameters as PGlite does, whatever their elements hold', async () => {
+    const select = `SELECT $1::text[] AS texts, $2::uuid[] AS uids, $3::int4[] AS ints,
+      $4::numeric[] AS amounts, $5::int8[] AS big, $6::float8[] AS floats, $7::timestamptz[] AS times,
+      $8::timestamptz[] AS dates, $9::text[] AS numbered, $10::text AS plain, $11::text[] AS empty,
+      $12::jsonb[] AS docs`;
+    const values = [
+      [
+        'plain',
+        '',
+        'NULL',
+        null,
+        'a,b',
+        '{braces}',
+        ' spaced ',
+        'quote"d',
+        'back\\slash',
+        '\\"',
+        'é 🧾',
+      ],
+      [row.uid, null],
+      [1, -2, null, 2_147_483_647],
+      ['0.01344', 12, '1e3', null],
+      [9_007_199_254_740_991n, 5],
+      [0.1, -1.5e-7, 3],
+      ['2026-11-21T10:11:12.345Z', null, '2026-01-01 00:00:00+02'],
+      [new Date('2026-11-21T10:11:12.345Z'), 1_700_000_000_000],
+      [7, 'seven'],
+      'multi-byte: é 🧾 ünïcode',
+      [],
+      [{ a: 'b"c' }, null],
+    ];
+    const ours = await handle.db.executeQuery(CompiledQuery.raw(select, values));
+    const theirs = await reference.query(select, values);
+    expect(ours.rows).toEqual(theirs.rows);
+    expect(ours.rows).toMatchObject([{ texts: values[0], plain: values[9] }]);
+  });
+
   it('passes nulls both ways', async () => {
     await sql`INSERT INTO things (id, name, cents, doc) VALUES (${3}, ${'nulls'}, ${null}, ${null})`.execute(
       handle.db,

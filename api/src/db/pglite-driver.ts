@@ -35,6 +35,62 @@ interface Prepared {
   fields: readonly { name: string; dataTypeID: number }[];
 }
 
+/**
+ * Array types whose elements PGlite writes as their plain text, strings as they are and numbers by
+ * `String`: text, varchar, bpchar, uuid, int2, int4, int8, float4, float8, numeric.
+ */
+const PLAIN_ARRAY_TYPES = new Set([1009, 1015, 1014, 2951, 1005, 1007, 1016, 1021, 1022, 1231]);
+/** date, timestamp, timestamptz: strings as they are (PGlite reads a number as epoch milliseconds). */
+const TIME_ARRAY_TYPES = new Set([1182, 1115, 1185]);
+
+const NEEDS_ESCAPE = /[\\"]/;
+const ESCAPED = /[\\"]/g;
+
+/**
+ * The array literal PGlite's serializer would write, for a flat array of strings, numbers and nulls of
+ * a plain type, written in one pass (PGlite escapes every element with two regular expressions, a cost
+ * that shows on batches of thousands). Anything else is left to PGlite: undefined.
+ */
+function plainArrayLiteral(values: readonly unknown[], typeId: number): string | undefined {
+  const numbers = PLAIN_ARRAY_TYPES.has(typeId);
+  if (!numbers && !TIME_ARRAY_TYPES.has(typeId)) return undefined;
+  const parts: string[] = [];
+  for (const value of values) {
+    if (value === null || value === undefined) parts.push('null');
+    else if (numbers && (typeof value === 'number' || typeof value === 'bigint')) {
+      parts.push(`"${String(value)}"`);
+    } else if (typeof value === 'string') {
+      parts.push(NEEDS_ESCAPE.test(value) ? `"${value.replace(ESCAPED, '\\$&')}"` : `"${value}"`);
+    } else return undefined;
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/**
+ * A Bind message (all parameters and results as text), written with Node's native UTF-8 encoder:
+ * PGlite's writer measures each string character by character in JavaScript.
+ */
+function bindMessage(statement: string, values: readonly (string | null)[]): Uint8Array {
+  let length = 4 + 1 + Buffer.byteLength(statement) + 1 + 2 + 2 + 2;
+  const sizes = values.map((value) => (value === null ? -1 : Buffer.byteLength(value)));
+  for (const size of sizes) length += 4 + Math.max(size, 0);
+  const message = Buffer.allocUnsafe(1 + length);
+  let offset = message.write('B', 0, 'latin1');
+  offset = message.writeInt32BE(length, offset);
+  offset = message.writeUInt8(0, offset); // the unnamed portal
+  offset += message.write(statement, offset);
+  offset = message.writeUInt8(0, offset);
+  offset = message.writeInt16BE(0, offset); // every parameter in text
+  offset = message.writeInt16BE(values.length, offset);
+  values.forEach((value, index) => {
+    const size = sizes[index] ?? -1;
+    offset = message.writeInt32BE(size, offset);
+    if (value !== null) offset += message.write(value, offset);
+  });
+  message.writeInt16BE(0, offset); // every result column in text
+  return message;
+}
+
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const part of parts) length += part.length;
@@ -132,17 +188,16 @@ class PreparedStatements {
     parameters: readonly unknown[],
   ): Promise<QueryResult<unknown>> {
     const { serializers, parsers } = this.client;
-    const values = parameters.map((value, index) => {
+    const values = parameters.map((value, index): string | null => {
       if (value === null || value === undefined) return null;
-      const serializer = serializers[prepared.paramTypes[index] ?? 0];
-      return serializer ? serializer(value) : String(value);
+      const typeId = prepared.paramTypes[index] ?? 0;
+      const literal = Array.isArray(value) ? plainArrayLiteral(value, typeId) : undefined;
+      if (literal !== undefined) return literal;
+      const serializer = serializers[typeId];
+      return serializer ? String(serializer(value)) : String(value);
     });
     const { messages } = await this.client.execProtocol(
-      concat([
-        serialize.bind({ statement: prepared.name, values }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
+      concat([bindMessage(prepared.name, values), serialize.execute({}), serialize.sync()]),
     );
     const rows: unknown[] = [];
     let numAffectedRows: bigint | undefined;

@@ -19,11 +19,11 @@ export interface ResolvedEvent {
  * per row spares the database parsing the same UUIDs and timestamps thousands of times (most of an insert's
  * cost on the embedded database).
  */
-class Dictionary<T> {
+class Dictionary<T, K = string> {
   readonly values: T[] = [];
-  private readonly positions = new Map<string, number>();
+  private readonly positions = new Map<K, number>();
 
-  positionOf(key: string, value: T): number {
+  positionOf(key: K, value: T): number {
     let position = this.positions.get(key);
     if (position === undefined) {
       position = this.values.push(value);
@@ -52,7 +52,8 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
   const projects = new Dictionary<{ projectId: string; organizationId: string }>();
   const metrics = new Dictionary<string>();
   const resources = new Dictionary<string>();
-  const cycles = new Dictionary<string>();
+  // Keyed by the Date itself: the events of one cycle share one (see the ingestion's cycle finder).
+  const cycles = new Dictionary<Date, Date>();
   const ids: string[] = [];
   const projectAt: number[] = [];
   const metricAt: number[] = [];
@@ -67,8 +68,8 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
     resourceAt.push(resources.positionOf(event.resource, event.resource));
     usages.push(event.usage);
     timestamps.push(event.timestamp);
-    const cycleStart = event.cycleStart?.toISOString();
-    cycleAt.push(cycleStart === undefined ? null : cycles.positionOf(cycleStart, cycleStart));
+    const { cycleStart } = event;
+    cycleAt.push(cycleStart === null ? null : cycles.positionOf(cycleStart, cycleStart));
   }
   const store = (skippingStored: boolean) => sql<{ accepted: number }>`
     WITH inserted AS (
@@ -81,7 +82,7 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
              (${resources.values}::text[])[event.resource],
              event.usage,
              to_timestamp(event.at),
-             (${cycles.values}::timestamptz[])[event.cycle]
+             (${cycles.values.map((start) => start.toISOString())}::timestamptz[])[event.cycle]
       FROM unnest(
         ${ids}::text[],
         ${projectAt}::int4[],
