@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleContaining } from '@meterline/domain';
 import { insertUsageEvents } from '../src/repositories/usage.ts';
@@ -88,7 +89,7 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
       projectId: project.id,
       metric: 'EGRESS',
       resource: '',
-      usage: '5',
+      usage: 5,
       timestamp: day + 1800,
       cycleStart: null,
     });
@@ -274,5 +275,69 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     expect(response.status).toBe(200);
     // 100 GB beyond the quota at $0.09 per GB.
     expect(await egress()).toBe(before + 900);
+  });
+
+  it('keeps each roll-up equal to the stored events it sums, decimals exactly', async () => {
+    const events = [0.1, 0.2, 1e-7, 123456789.123, 7].map((usage, index) => ({
+      id: `d-${index}`,
+      project_ref: 'acmepro3',
+      metric: 'DATABASE_SIZE',
+      usage,
+      timestamp: day + 43_200 + 3_000 * index,
+    }));
+    // Whole numbers whose sum is past what a double holds exactly.
+    const large = [9_007_199_254_740_991, 9_007_199_254_740_991, 5].map((usage, index) => ({
+      id: `l-${index}`,
+      project_ref: 'acmepro3',
+      metric: 'MONTHLY_ACTIVE_USERS',
+      usage,
+      timestamp: day + 86_399,
+    }));
+    expect(await (await send({ events: [...events, ...large] })).json()).toEqual({
+      accepted: 8,
+      duplicates: 0,
+    });
+    const db = server.database.db;
+    const daily = await sql<{ usage_sum: string; usage_max: string; samples: number }>`
+      SELECT usage_sum::text, usage_max::text, samples FROM usage_daily
+      JOIN projects ON projects.id = usage_daily.project_id
+      WHERE projects.ref = 'acmepro3' AND metric = 'DATABASE_SIZE' AND day = '2030-01-15'
+    `.execute(db);
+    expect(daily.rows).toEqual([
+      { usage_sum: '123456796.4230001', usage_max: '123456789.123', samples: 5 },
+    ]);
+    const users = await sql<{ usage_sum: string }>`
+      SELECT usage_sum::text FROM usage_daily JOIN projects ON projects.id = usage_daily.project_id
+      WHERE projects.ref = 'acmepro3' AND metric = 'MONTHLY_ACTIVE_USERS' AND day = '2030-01-15'
+    `.execute(db);
+    expect(users.rows).toEqual([{ usage_sum: '18014398509481987' }]);
+    // Every roll-up row, seeded or sent by these tests, against the raw events summed in the database.
+    for (const [table, period] of [
+      ['usage_daily', sql`(occurred_at AT TIME ZONE 'UTC')::date`],
+      ['usage_cycle', sql`cycle_start`],
+    ] as const) {
+      const periodColumn = table === 'usage_daily' ? sql`day` : sql`cycle_start`;
+      const { rows } = await sql<{ mismatches: number; rollups: number }>`
+        WITH summed AS (
+          SELECT organization_id, ${period} AS period, metric, project_id, resource,
+                 sum(usage) AS usage_sum, max(usage) AS usage_max, count(*)::int AS samples
+          FROM usage_events WHERE ${period} IS NOT NULL
+          GROUP BY 1, 2, 3, 4, 5
+        ),
+        rollups AS (
+          SELECT organization_id, ${periodColumn} AS period, metric, project_id, resource,
+                 usage_sum, usage_max, samples
+          FROM ${sql.table(table)}
+        )
+        SELECT (SELECT count(*)::int FROM (
+                  (SELECT * FROM summed EXCEPT ALL SELECT * FROM rollups)
+                  UNION ALL
+                  (SELECT * FROM rollups EXCEPT ALL SELECT * FROM summed)
+                ) AS differences) AS mismatches,
+               (SELECT count(*)::int FROM rollups) AS rollups
+      `.execute(db);
+      expect(rows).toEqual([{ mismatches: 0, rollups: expect.any(Number) as number }]);
+      expect(rows[0]?.rollups).toBeGreaterThan(100);
+    }
   });
 });

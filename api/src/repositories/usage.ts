@@ -1,3 +1,4 @@
+import { Rationals, rational, rationalFromNumber, type Rational } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
@@ -7,7 +8,7 @@ export interface ResolvedEvent {
   projectId: string;
   metric: string;
   resource: string;
-  usage: string;
+  usage: number;
   /** Unix seconds, as reported. */
   timestamp: number;
   cycleStart: Date | null;
@@ -33,6 +34,66 @@ class Dictionary<T, K = string> {
   }
 }
 
+interface RollUp {
+  project: number;
+  metric: number;
+  resource: number;
+  /** The day (days since 1970-01-01) or the cycle's position. */
+  period: number;
+  /** The whole-number usages summed, while the sum stays exact as a number. */
+  whole: number;
+  /** Everything else summed, as the decimals they were written as. */
+  rest: Rational | null;
+  max: number;
+  samples: number;
+}
+
+/**
+ * A batch's events summed per project, metric, resource and period, exactly. Summing thousands of
+ * numerics in the database costs more than the insert's unique index; here a whole-number usage (bytes,
+ * calls, users) is a number addition and any other is summed as an exact fraction.
+ */
+class RollUps {
+  private readonly rows = new Map<number, RollUp>();
+
+  add(project: number, metric: number, resource: number, period: number, usage: number) {
+    // One number keys the row: a batch holds at most 10,000 events (projects below 2^14), a few dozen
+    // metrics (below 2^6) and four resources (below 2^3); days and cycles stay far below 2^30.
+    if (project >= 2 ** 14 || metric >= 2 ** 6 || resource >= 2 ** 3) {
+      throw new RangeError('Too many distinct projects, metrics or resources in one batch');
+    }
+    const key = period * 2 ** 23 + project * 2 ** 9 + metric * 2 ** 3 + resource;
+    let row = this.rows.get(key);
+    if (!row) {
+      row = { project, metric, resource, period, whole: 0, rest: null, max: usage, samples: 0 };
+      this.rows.set(key, row);
+    }
+    const whole = row.whole + usage;
+    if (Number.isSafeInteger(usage) && Number.isSafeInteger(whole)) row.whole = whole;
+    else row.rest = Rationals.add(row.rest ?? Rationals.ZERO, rationalFromNumber(usage));
+    row.max = Math.max(row.max, usage);
+    row.samples += 1;
+  }
+
+  /** The roll-up rows as columns, for unnest. */
+  columns() {
+    const rows = [...this.rows.values()];
+    const sum = (row: RollUp) =>
+      row.rest === null
+        ? String(row.whole)
+        : Rationals.toDecimalString(Rationals.add(row.rest, rational(row.whole)));
+    return sql`unnest(
+      ${rows.map((row) => row.project)}::int4[],
+      ${rows.map((row) => row.metric)}::int4[],
+      ${rows.map((row) => row.resource)}::int4[],
+      ${rows.map((row) => row.period)}::int4[],
+      ${rows.map(sum)}::numeric[],
+      ${rows.map((row) => String(row.max))}::numeric[],
+      ${rows.map((row) => row.samples)}::int4[]
+    ) AS rollup(project, metric, resource, period, usage_sum, usage_max, samples)`;
+  }
+}
+
 export async function projectsByRef(db: Db, refs: readonly string[]) {
   if (refs.length === 0) return new Map<string, { id: string; organizationId: string }>();
   const rows = await db
@@ -44,16 +105,61 @@ export async function projectsByRef(db: Db, refs: readonly string[]) {
 }
 
 /**
- * Stores the raw events and adds them to the daily roll-up in one statement: events already seen are
- * skipped and not counted twice.
+ * Stores the events not stored before (by event id; within the batch the first of two with one id wins)
+ * and adds them to the daily and per-cycle roll-ups, in one statement: an event is stored and counted
+ * once, or not at all. Answers how many were new.
+ *
+ * Most batches are new, so a batch is first stored as it is: the unique index checks each id as it adds
+ * it (ON CONFLICT DO NOTHING would cost a speculative insertion per event, a quarter of the insert on the
+ * embedded database). If some id is already stored the statement fails whole, writing nothing, and the
+ * batch is sent again without the ids stored by then (concurrent reporters: each failure means another
+ * batch stored one of these ids, so this ends). Inside a caller's transaction a failed statement would
+ * end the transaction, so there the stored ids are looked up first.
  */
 export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]): Promise<number> {
-  if (events.length === 0) return 0;
+  const seen = new Set<string>();
+  let pending: readonly ResolvedEvent[] = events.filter(
+    (event) => !seen.has(event.eventId) && seen.add(event.eventId),
+  );
+  if (db.isTransaction) pending = await withoutStored(db, pending);
+  for (;;) {
+    try {
+      await storeNewEvents(db, pending);
+      return pending.length;
+    } catch (error) {
+      if (db.isTransaction || !isUniqueViolation(error)) throw error;
+      const rest = await withoutStored(db, pending);
+      if (rest.length === pending.length) throw error;
+      pending = rest;
+    }
+  }
+}
+
+async function withoutStored(
+  db: Db,
+  events: readonly ResolvedEvent[],
+): Promise<readonly ResolvedEvent[]> {
+  if (events.length === 0) return events;
+  const { rows } = await sql<{ event_id: string }>`
+    SELECT event_id FROM usage_events WHERE event_id = ANY(${events.map((event) => event.eventId)}::text[])
+  `.execute(db);
+  const stored = new Set(rows.map((row) => row.event_id));
+  return events.filter((event) => !stored.has(event.eventId));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && (error as Error & { code?: unknown }).code === '23505';
+}
+
+async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise<void> {
+  if (events.length === 0) return;
   const projects = new Dictionary<{ projectId: string; organizationId: string }>();
   const metrics = new Dictionary<string>();
   const resources = new Dictionary<string>();
   // Keyed by the Date itself: the events of one cycle share one (see the ingestion's cycle finder).
   const cycles = new Dictionary<Date, Date>();
+  const daily = new RollUps();
+  const perCycle = new RollUps();
   const ids: string[] = [];
   const projectAt: number[] = [];
   const metricAt: number[] = [];
@@ -62,27 +168,38 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
   const timestamps: number[] = [];
   const cycleAt: (number | null)[] = [];
   for (const event of events) {
+    const project = projects.positionOf(event.projectId, event);
+    const metric = metrics.positionOf(event.metric, event.metric);
+    const resource = resources.positionOf(event.resource, event.resource);
+    const { usage, timestamp, cycleStart } = event;
     ids.push(event.eventId);
-    projectAt.push(projects.positionOf(event.projectId, event));
-    metricAt.push(metrics.positionOf(event.metric, event.metric));
-    resourceAt.push(resources.positionOf(event.resource, event.resource));
-    usages.push(event.usage);
-    timestamps.push(event.timestamp);
-    const { cycleStart } = event;
-    cycleAt.push(cycleStart === null ? null : cycles.positionOf(cycleStart, cycleStart));
+    projectAt.push(project);
+    metricAt.push(metric);
+    resourceAt.push(resource);
+    usages.push(String(usage));
+    timestamps.push(timestamp);
+    daily.add(project, metric, resource, Math.floor(timestamp / 86_400), usage);
+    const cycle = cycleStart === null ? null : cycles.positionOf(cycleStart, cycleStart);
+    cycleAt.push(cycle);
+    if (cycle !== null) perCycle.add(project, metric, resource, cycle, usage);
   }
-  const store = (skippingStored: boolean) => sql<{ accepted: number }>`
-    WITH inserted AS (
+  const organizationOf = sql`${projects.values.map((project) => project.organizationId)}::uuid[]`;
+  const projectOf = sql`${projects.values.map((project) => project.projectId)}::uuid[]`;
+  const metricNamed = sql`${metrics.values}::text[]`;
+  const resourceNamed = sql`${resources.values}::text[]`;
+  const cycleStarting = sql`${cycles.values.map((start) => start.toISOString())}::timestamptz[]`;
+  await sql`
+    WITH stored AS (
       INSERT INTO usage_events
         (event_id, organization_id, project_id, metric, resource, usage, occurred_at, cycle_start)
       SELECT event.id,
-             (${projects.values.map((project) => project.organizationId)}::uuid[])[event.project],
-             (${projects.values.map((project) => project.projectId)}::uuid[])[event.project],
-             (${metrics.values}::text[])[event.metric],
-             (${resources.values}::text[])[event.resource],
+             (${organizationOf})[event.project],
+             (${projectOf})[event.project],
+             (${metricNamed})[event.metric],
+             (${resourceNamed})[event.resource],
              event.usage,
              to_timestamp(event.at),
-             (${cycles.values.map((start) => start.toISOString())}::timestamptz[])[event.cycle]
+             (${cycleStarting})[event.cycle]
       FROM unnest(
         ${ids}::text[],
         ${projectAt}::int4[],
@@ -92,62 +209,40 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
         ${timestamps}::float8[],
         ${cycleAt}::int4[]
       ) AS event(id, project, metric, resource, usage, at, cycle)
-      ${skippingStored ? sql`ON CONFLICT (event_id) DO NOTHING` : sql``}
-      RETURNING organization_id, project_id, metric, resource, usage, occurred_at, cycle_start
     ),
     cycled AS (
       INSERT INTO usage_cycle AS cycle
         (organization_id, cycle_start, metric, project_id, resource, usage_sum, usage_max, samples)
-      SELECT organization_id, cycle_start, metric, project_id, resource, sum(usage), max(usage), count(*)::int
-      FROM inserted
-      WHERE cycle_start IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5
+      SELECT (${organizationOf})[rollup.project],
+             (${cycleStarting})[rollup.period],
+             (${metricNamed})[rollup.metric],
+             (${projectOf})[rollup.project],
+             (${resourceNamed})[rollup.resource],
+             rollup.usage_sum, rollup.usage_max, rollup.samples
+      FROM ${perCycle.columns()}
       ON CONFLICT (organization_id, cycle_start, metric, project_id, resource) DO UPDATE
         SET usage_sum = cycle.usage_sum + EXCLUDED.usage_sum,
             usage_max = greatest(cycle.usage_max, EXCLUDED.usage_max),
             samples = cycle.samples + EXCLUDED.samples
-      RETURNING 1
     ),
     rolled AS (
       INSERT INTO usage_daily AS daily
         (organization_id, day, metric, project_id, resource, usage_sum, usage_max, samples)
-      SELECT organization_id, (occurred_at AT TIME ZONE 'UTC')::date, metric, project_id, resource,
-             sum(usage), max(usage), count(*)::int
-      FROM inserted
-      GROUP BY 1, 2, 3, 4, 5
+      SELECT (${organizationOf})[rollup.project],
+             date '1970-01-01' + rollup.period,
+             (${metricNamed})[rollup.metric],
+             (${projectOf})[rollup.project],
+             (${resourceNamed})[rollup.resource],
+             rollup.usage_sum, rollup.usage_max, rollup.samples
+      FROM ${daily.columns()}
       ON CONFLICT (organization_id, day, metric, project_id, resource) DO UPDATE
         SET usage_sum = daily.usage_sum + EXCLUDED.usage_sum,
             usage_max = greatest(daily.usage_max, EXCLUDED.usage_max),
             samples = daily.samples + EXCLUDED.samples
-      RETURNING 1
-    ),
-    bumped AS (
-      UPDATE subscriptions SET billing_version = billing_version + 1
-      WHERE organization_id IN (SELECT DISTINCT organization_id FROM inserted)
-      RETURNING 1
     )
-    SELECT (SELECT count(*) FROM inserted)::int AS accepted,
-           (SELECT count(*) FROM bumped)::int AS bumped,
-           (SELECT count(*) FROM rolled)::int AS rolled,
-           (SELECT count(*) FROM cycled)::int AS cycled
-  `;
-  // Most batches are new. A plain insert checks each id once, as it adds it to the unique index; skipping
-  // the stored ones (ON CONFLICT) costs a speculative insertion per event, a quarter of the whole insert
-  // on the embedded database. So a batch is first stored plainly; one holding an id already stored fails
-  // whole (nothing is written) and is stored again, skipping those. Inside a caller's transaction a
-  // failed statement would end the transaction, so there the batch skips stored ids from the start.
-  let result;
-  try {
-    result = await store(db.isTransaction).execute(db);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    result = await store(true).execute(db);
-  }
-  return result.rows[0]?.accepted ?? 0;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && (error as Error & { code?: unknown }).code === '23505';
+    UPDATE subscriptions SET billing_version = billing_version + 1
+    WHERE organization_id = ANY(${organizationOf})
+  `.execute(db);
 }
 
 export interface CycleUsageRow {

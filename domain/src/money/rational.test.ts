@@ -9,6 +9,7 @@ import {
   rationalFromNumber,
   roundToInteger,
   subtract,
+  toDecimalString,
   toNumber,
 } from './rational.ts';
 
@@ -17,6 +18,37 @@ describe('rational', () => {
     expect(rational(6, -4)).toEqual({ num: -3n, den: 2n });
     expect(rational(0, 5)).toEqual({ num: 0n, den: 1n });
     expect(() => rational(1, 0)).toThrow(RangeError);
+  });
+
+  it('writes a terminating fraction as its exact decimal', () => {
+    expect(toDecimalString(rational(1, 8))).toBe('0.125');
+    expect(toDecimalString(rational(-3, 2))).toBe('-1.5');
+    expect(toDecimalString(rational(7))).toBe('7');
+    expect(toDecimalString(rational(0))).toBe('0');
+    expect(toDecimalString(rational(-1, 1_000_000))).toBe('-0.000001');
+    expect(toDecimalString(rationalFromNumber(1.5e21))).toBe('1500000000000000000000');
+    expect(toDecimalString(rational(1, 2n ** 70n))).toBe(
+      '0.0000000000000000000008470329472543003390683225006796419620513916015625',
+    );
+    expect(() => toDecimalString(rational(1, 3))).toThrow(RangeError);
+  });
+
+  it('sums decimals exactly: the decimal text of a sum reads back as that sum', () => {
+    const readDecimal = (text: string) => {
+      const [whole = '0', fraction = ''] = text.split('.');
+      return rational(BigInt(`${whole}${fraction}`), 10n ** BigInt(fraction.length));
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1e12, max: 1e12, noNaN: true }), { maxLength: 30 }),
+        (values) => {
+          const total = values.map(rationalFromNumber).reduce(add, rational(0));
+          const text = toDecimalString(total);
+          expect(text).toMatch(/^-?\d+(\.\d*[1-9])?$/);
+          expect(readDecimal(text)).toEqual(total);
+        },
+      ),
+    );
   });
 
   it('reads numbers as the decimals a person means', () => {

@@ -111,6 +111,25 @@ export function roundToInteger(value: Rational): bigint {
   return value.num < 0n ? -rounded : rounded;
 }
 
+/**
+ * The exact decimal text of a fraction whose denominator divides a power of ten, such as a sum of
+ * decimals (PostgreSQL's numeric reads it as is): 1/8 is "0.125", -3/2 is "-1.5", 7 is "7".
+ */
+export function toDecimalString(value: Rational): string {
+  let rest = value.den;
+  let twos = 0;
+  let fives = 0;
+  for (; rest % 2n === 0n; rest /= 2n) twos++;
+  for (; rest % 5n === 0n; rest /= 5n) fives++;
+  if (rest !== 1n) throw new RangeError(`${value.num}/${value.den} has no finite decimal form`);
+  const places = Math.max(twos, fives);
+  const scaled = (value.num * 10n ** BigInt(places)) / value.den;
+  const digits = (scaled < 0n ? -scaled : scaled).toString().padStart(places + 1, '0');
+  const whole = digits.slice(0, digits.length - places);
+  const fraction = places > 0 ? `.${digits.slice(digits.length - places)}` : '';
+  return `${scaled < 0n ? '-' : ''}${whole}${fraction}`;
+}
+
 /** For display only (usage and hours shown beside an amount), never for money. */
 export function toNumber(value: Rational, decimals = 6): number {
   const scale = 10n ** BigInt(decimals);

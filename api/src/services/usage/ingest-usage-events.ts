@@ -19,13 +19,10 @@ export async function ingestUsageEvents(
   const anchors = await billingAnchors(db, [
     ...new Set([...projects.values()].map((p) => p.organizationId)),
   ]);
-  // Within one batch the first of two events with the same id wins, as it would across batches.
-  const seen = new Set<string>();
-  const unique = events.filter((event) => !seen.has(event.id) && seen.add(event.id));
   const cycleStartOf = cycleFinder();
   const accepted = await insertUsageEvents(
     db,
-    unique.map((event) => {
+    events.map((event) => {
       const project = projects.get(event.project_ref);
       if (!project) throw new HttpError(400, `events: unknown project ref ${event.project_ref}`);
       return {
@@ -34,7 +31,7 @@ export async function ingestUsageEvents(
         projectId: project.id,
         metric: event.metric,
         resource: computeResource(event),
-        usage: String(event.usage),
+        usage: event.usage,
         timestamp: event.timestamp,
         cycleStart: cycleStartOf(anchors.get(project.organizationId), event.timestamp),
       };
