@@ -89,6 +89,28 @@ describe('past invoices', () => {
     expect(within(section()).getByText('Showing 6 to 10 out of 13 invoices')).toBeInTheDocument();
   });
 
+  it('keeps the keyboard focus on the paging buttons', async () => {
+    const { section, user } = renderInvoices();
+    const next = within(section()).getByRole('button', { name: 'Next page' });
+    const previous = within(section()).getByRole('button', { name: 'Previous page' });
+    next.focus();
+    await user.keyboard('{Enter}');
+    await within(section()).findByText('Showing 6 to 10 out of 13 invoices');
+    expect(next).toHaveFocus();
+    await waitFor(() => expect(next).not.toHaveAttribute('aria-disabled'));
+    await user.keyboard('{Enter}');
+    await within(section()).findByText('Showing 11 to 13 out of 13 invoices');
+    // The last page: Next is disabled, and the focus moved to Previous rather than to the page.
+    expect(next).toBeDisabled();
+    expect(previous).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await within(section()).findByText('Showing 6 to 10 out of 13 invoices');
+    await user.keyboard('{Enter}');
+    await within(section()).findByText('Showing 1 to 5 out of 13 invoices');
+    expect(previous).toBeDisabled();
+    expect(next).toHaveFocus();
+  });
+
   it('shows date, number, amount and status label of each invoice', () => {
     const { section } = renderInvoices();
     const [open, forgiven, paid] = invoiceRows(section());

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   hasPermission,
   INVOICE_PAGE_SIZE,
@@ -76,6 +76,8 @@ export function PastInvoices({
   const invoices = useInvoicesQuery(slug, { offset });
   const { download, downloading } = useDownloadInvoice(slug);
   const { pay, paying } = usePayInvoice(slug);
+  const previousButton = useRef<HTMLButtonElement>(null);
+  const nextButton = useRef<HTMLButtonElement>(null);
   const canPay = hasPermission(role, 'billing_write:subscriptions');
 
   if (invoices.isPending) return <InvoicesSkeleton />;
@@ -148,18 +150,30 @@ export function PastInvoices({
         )}
         <div className="flex gap-2">
           <Button
+            ref={previousButton}
             size="icon"
             aria-label="Previous page"
             disabled={current <= 1}
-            onClick={() => setPage(current - 1)}
+            onClick={() => {
+              setPage(current - 1);
+              // Disabled under the keyboard's focus, the button would drop it to the page.
+              if (current - 1 <= 1) nextButton.current?.focus();
+            }}
           >
             <ChevronLeft aria-hidden />
           </Button>
           <Button
+            ref={nextButton}
             size="icon"
             aria-label="Next page"
-            disabled={!hasNext || invoices.isPlaceholderData}
-            onClick={() => setPage(current + 1)}
+            disabled={!hasNext}
+            // While the next page loads the button keeps the focus, and waits.
+            aria-disabled={invoices.isPlaceholderData || undefined}
+            onClick={() => {
+              if (invoices.isPlaceholderData) return;
+              setPage(current + 1);
+              if (pageCount !== null && current + 1 >= pageCount) previousButton.current?.focus();
+            }}
           >
             <ChevronRight aria-hidden />
           </Button>
