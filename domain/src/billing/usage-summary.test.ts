@@ -65,10 +65,11 @@ describe('usage warnings and the restriction rule', () => {
     pricing_free_units: 5e9,
   };
 
-  it('warns from 80% of a limited quota', () => {
+  it('warns from 80% of a quota, limited or billed beyond', () => {
     expect(isOverWarningThreshold({ ...record, usage: 3.99e9 })).toBe(false);
     expect(isOverWarningThreshold({ ...record, usage: 4e9 })).toBe(true);
-    expect(isOverWarningThreshold({ ...record, usage: 9e9, unlimited: true })).toBe(false);
+    expect(isOverWarningThreshold({ ...record, usage: 3.99e9, unlimited: true })).toBe(false);
+    expect(isOverWarningThreshold({ ...record, usage: 9e9, unlimited: true })).toBe(true);
     expect(isOverWarningThreshold({ ...record, usage: 9e9, pricing_free_units: 0 })).toBe(false);
   });
 

@@ -73,9 +73,12 @@ type QuotaView = Pick<
 
 export const USAGE_WARNING_RATIO = 0.8;
 
-/** A usage warning starts at 80% of a quota (of a limited metric with a quota above zero). */
+/**
+ * A usage warning starts at 80% of a quota above zero, whether usage past it is limited (spend cap on,
+ * free plan) or billed (spend cap off): either way the organization is about to leave what it pays for.
+ */
 export function isOverWarningThreshold(record: QuotaView): boolean {
-  if (record.unlimited || record.pricing_free_units <= 0) return false;
+  if (record.pricing_free_units <= 0) return false;
   return record.usage >= record.pricing_free_units * USAGE_WARNING_RATIO;
 }
 

@@ -68,6 +68,22 @@ describe('usage page', () => {
     expect(within(metric('Storage Size')).queryByText(/You have used/)).toBeNull();
   });
 
+  it('warns when usage past the quota is billed too (spend cap off)', () => {
+    const organization = recordedBilling.organization.paygCo;
+    renderUsage(organization, [], {
+      subscription: recordedBilling.subscription.paygCo,
+      usage: recordedBilling.usage.paygCo,
+      dailyUsage: [],
+    });
+    // Recorded: 310.24 GB of egress against 250 GB included, billed beyond it.
+    const egress = metric('Egress');
+    expect(
+      within(egress).getByText('You have used 124% of the included Egress'),
+    ).toBeInTheDocument();
+    expect(egress).toHaveTextContent('Usage beyond the quota is billed at the plan’s rates.');
+    expect(egress).toHaveTextContent('Billed beyond the quota so far: $5.42');
+  });
+
   it('has no warning for acme-pro, well within its quotas', () => {
     renderUsage(recorded.organization.acmePro, recorded.projects.acmePro, acmePro);
     expect(metric('Egress')).toHaveTextContent('60.07 GB');
