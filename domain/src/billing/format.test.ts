@@ -17,6 +17,9 @@ describe('usage display', () => {
     expect(formatUsage('COMPUTE_HOURS_XS', 360)).toBe('360 hours');
     expect(formatUsage('CUSTOM_DOMAIN', 1.256)).toBe('1.26 hours');
     expect(formatUsage('MONTHLY_ACTIVE_USERS', 120_000)).toBe('120,000');
+    expect(formatUsage('DISK_SIZE_GB_HOURS_GP3', 17_280)).toBe('17,280 GB-hours');
+    expect(formatUsage('DISK_IOPS_GP3', 9_000)).toBe('9,000 IOPS');
+    expect(formatUsage('DISK_THROUGHPUT_GP3', 375)).toBe('375 MB/s');
   });
 
   it('names compute metrics by size', () => {

@@ -1,5 +1,5 @@
 import type { BillingMetric } from './metrics.ts';
-import { USAGE_METRIC_DEFINITIONS } from './metrics.ts';
+import { USAGE_METRIC_DEFINITIONS, type MetricUnit } from './metrics.ts';
 import { COMPUTE_DEFINITIONS, isComputeMetric } from './compute.ts';
 
 const twoDecimals = new Intl.NumberFormat('en-US', {
@@ -27,12 +27,18 @@ export function billingMetricName(metric: BillingMetric): string {
     : USAGE_METRIC_DEFINITIONS[metric].name;
 }
 
-/** A usage value in its display unit: GB for sizes, plain counts otherwise. */
+/** The unit written after a plain usage value; sizes are GB and counts have none. */
+const UNIT_SUFFIX: Partial<Record<MetricUnit, string>> = {
+  hours: ' hours',
+  gigabyte_hours: ' GB-hours',
+  iops: ' IOPS',
+  megabytes_per_second: ' MB/s',
+};
+
+/** A usage value in its display unit: GB for sizes, hours, GB-hours, IOPS and MB/s, plain counts. */
 export function formatUsage(metric: BillingMetric, usage: number): string {
-  if (!isComputeMetric(metric) && USAGE_METRIC_DEFINITIONS[metric].unit === 'bytes') {
-    return `${formatGigabytes(usage)} GB`;
-  }
-  const unit =
-    isComputeMetric(metric) || USAGE_METRIC_DEFINITIONS[metric].unit === 'hours' ? ' hours' : '';
-  return `${upToTwoDecimals.format(usage)}${unit}`;
+  if (isComputeMetric(metric)) return `${upToTwoDecimals.format(usage)} hours`;
+  const { unit } = USAGE_METRIC_DEFINITIONS[metric];
+  if (unit === 'bytes') return `${formatGigabytes(usage)} GB`;
+  return `${upToTwoDecimals.format(usage)}${UNIT_SUFFIX[unit] ?? ''}`;
 }
