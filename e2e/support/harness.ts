@@ -191,9 +191,13 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
 }
 
-/** Runs axe-core in the page and returns the violations of serious or critical impact. */
+/**
+ * Runs axe-core in the page and returns the violations of serious or critical impact (of any impact,
+ * minor and moderate too, with `every`).
+ */
 export async function seriousAxeViolations(
   page: Page,
+  every = false,
 ): Promise<{ id: string; help: string; nodes: number }[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const results = await page.evaluate(async () => {
@@ -208,7 +212,9 @@ export async function seriousAxeViolations(
     }
   });
   return results
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .filter(
+      (violation) => every || violation.impact === 'serious' || violation.impact === 'critical',
+    )
     .map((violation) => ({
       id: violation.id,
       help: violation.help,

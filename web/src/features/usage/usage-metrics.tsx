@@ -50,22 +50,34 @@ export function UsageMetrics({
 
   return (
     <div className="space-y-8">
-      <section aria-label="Usage against quota" className="grid gap-4 md:grid-cols-2">
-        {records.map((record) => (
-          <MetricCard
-            key={record.metric}
-            record={record}
-            planId={organization.plan.id}
-            points={daily.data ? dailySeries(daily.data.data, record.metric, days) : null}
-            until={today}
-            selectedProject={projectRef}
-            chart={chartFallback}
-          />
-        ))}
+      <section aria-labelledby="quota-usage-heading" className="space-y-3">
+        <div>
+          <h2 id="quota-usage-heading" className="text-base font-semibold tracking-tight">
+            Usage against quota
+          </h2>
+          <p className="text-muted-foreground">
+            {projectRef === null
+              ? 'What the organization’s projects used in this cycle, against what the plan includes.'
+              : 'Totals and quotas are the organization’s; the charts and the breakdown show the selected project.'}
+          </p>
+        </div>
+        <div className="grid gap-4 md:grid-cols-2">
+          {records.map((record) => (
+            <MetricCard
+              key={record.metric}
+              record={record}
+              planId={organization.plan.id}
+              points={daily.data ? dailySeries(daily.data.data, record.metric, days) : null}
+              until={today}
+              selectedProject={projectRef}
+              chart={chartFallback}
+            />
+          ))}
+        </div>
+        {excluded.length > 0 ? (
+          <NotInPlan planId={organization.plan.id} metrics={excluded.map((r) => r.metric)} />
+        ) : null}
       </section>
-      {excluded.length > 0 ? (
-        <NotInPlan planId={organization.plan.id} metrics={excluded.map((r) => r.metric)} />
-      ) : null}
       {daily.data ? <ComputeHours data={daily.data.data} days={days} until={today} /> : null}
     </div>
   );

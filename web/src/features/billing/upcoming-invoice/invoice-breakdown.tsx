@@ -59,7 +59,7 @@ function Toggle({
       aria-controls={controls}
       onClick={onToggle}
       className={cn(
-        '-ml-1 inline-flex items-start gap-1 rounded-md px-1 text-left hover:text-primary',
+        '-ml-1 inline-flex items-start gap-1 rounded-md px-1 text-left hover:text-primary-soft-foreground',
         strong && 'font-medium',
       )}
     >
