@@ -3,6 +3,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
+import { NamingPool } from './naming-pool.ts';
 import { PreparedPGliteDialect } from './pglite-driver.ts';
 import type { Database } from './schema.ts';
 
@@ -39,7 +40,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new NamingPool(pool) }),
+    });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
 

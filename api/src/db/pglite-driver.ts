@@ -11,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { isDataStatement } from './data-statement.ts';
 
 const { serialize } = protocol;
 const {
@@ -22,9 +23,6 @@ const {
 
 /** How many prepared statements the embedded database keeps (least recently used are closed first). */
 const STATEMENT_CACHE_SIZE = 500;
-
-/** Statements worth preparing: plain data statements. Anything else (BEGIN, DDL, SET) runs unprepared. */
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
 /** Postgres refuses to run a prepared statement whose result columns changed under it (after DDL). */
 const STALE_STATEMENT = '0A000';
@@ -125,7 +123,7 @@ class PreparedStatements {
   constructor(private readonly client: PGlite) {}
 
   async run(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
-    if (!PREPARABLE.test(sql)) return this.unprepared(sql, parameters);
+    if (!isDataStatement(sql)) return this.unprepared(sql, parameters);
     try {
       return await this.execute(await this.prepare(sql), parameters);
     } catch (error) {
