@@ -154,8 +154,12 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
         usage: 1,
         timestamp: later + 1,
       },
+      // Back and forth between the two cycles, for one project and metric.
+      { id: 'm-6', project_ref: 'acmepro1', metric: 'EGRESS', usage: 3, timestamp: day + 120 },
+      { id: 'm-7', project_ref: 'acmepro1', metric: 'EGRESS', usage: 4, timestamp: later + 120 },
+      { id: 'm-8', project_ref: 'acmepro1', metric: 'EGRESS', usage: 5, timestamp: day + 180 },
     ];
-    expect(await (await send({ events })).json()).toEqual({ accepted: 5, duplicates: 0 });
+    expect(await (await send({ events })).json()).toEqual({ accepted: 8, duplicates: 0 });
 
     const projects = await db
       .selectFrom('projects')
@@ -164,7 +168,7 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
       .where('projects.ref', 'in', ['acmepro1', 'acmepro2', 'paygco1'])
       .execute();
     // What the server makes of each event's resource: compute runs on the primary unless told otherwise.
-    const resources = ['', 'read_replica', 'branch', '', 'primary'];
+    const resources = ['', 'read_replica', 'branch', '', 'primary', '', '', ''];
     const expected = events.map((event, index) => {
       const project = projects.find((row) => row.ref === event.project_ref);
       if (!project) throw new Error(`no project ${event.project_ref}`);

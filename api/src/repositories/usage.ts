@@ -156,8 +156,7 @@ async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise
   const projects = new Dictionary<{ projectId: string; organizationId: string }>();
   const metrics = new Dictionary<string>();
   const resources = new Dictionary<string>();
-  // Keyed by the Date itself: the events of one cycle share one (see the ingestion's cycle finder).
-  const cycles = new Dictionary<Date, Date>();
+  const cycles = new Dictionary<Date, number>();
   const daily = new RollUps();
   const perCycle = new RollUps();
   const ids: string[] = [];
@@ -179,7 +178,7 @@ async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise
     usages.push(String(usage));
     timestamps.push(timestamp);
     daily.add(project, metric, resource, Math.floor(timestamp / 86_400), usage);
-    const cycle = cycleStart === null ? null : cycles.positionOf(cycleStart, cycleStart);
+    const cycle = cycleStart === null ? null : cycles.positionOf(cycleStart.getTime(), cycleStart);
     cycleAt.push(cycle);
     if (cycle !== null) perCycle.add(project, metric, resource, cycle, usage);
   }
