@@ -22,7 +22,8 @@ export function SpendCapNote({
     <Notice
       title="This organization is limited by the usage included in its plan"
       actions={
-        <Button size="sm" variant="ghost" asChild>
+        // A ghost button's padding would indent its icon past the notice's text.
+        <Button size="sm" variant="ghost" className="-ml-3" asChild>
           <Link to={`/org/${encodeURIComponent(orgSlug)}/usage`}>
             <BarChart3 aria-hidden />
             View usage
