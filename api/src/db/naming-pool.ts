@@ -33,7 +33,7 @@ export class NamingPool implements PostgresPool {
     // Set when the schema changed under a named statement: the connection is closed on release.
     let stale = false;
     const run = <R>(text: string, values: unknown[], name?: string) =>
-      // pg types `command` as any string; Kysely names the five it reads.
+      // pg types `command` as a plain string; Kysely names the five it reads.
       client.query<R & pg.QueryResultRow>(
         name ? { name, text, values } : { text, values },
       ) as Promise<PostgresQueryResult<R>>;
