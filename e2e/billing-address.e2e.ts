@@ -1,13 +1,13 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   apiResponse,
   billingSection,
   eventually,
-  finishTest,
   gotoBilling,
+  useHarness,
 } from './support/billing.ts';
-import { startHarness, type Harness } from './support/harness.ts';
+import {} from './support/harness.ts';
 
 // Issue 4: billing address, tax ID and billing email recipients on acme-pro. The demo world gives
 // acme-pro the billing name "Acme Pro Inc.", a Dublin address and the Irish VAT number IE9826471FA.
@@ -16,19 +16,7 @@ const CUSTOMER = '/platform/organizations/acme-pro/customer';
 const TAX_IDS = '/platform/organizations/acme-pro/tax-ids';
 const ORGANIZATION = '/platform/organizations/acme-pro';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterEach(async (context) => {
-  await finishTest(h, context);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 /** Every write the page sends to the given API paths, as "METHOD /path". */
 function recordWrites(page: Page, paths: string[]): string[] {
@@ -53,7 +41,7 @@ async function openAddressForm(page: Page) {
 
 describe('Billing address & tax ID', () => {
   test('as owner: a new name and an EU VAT number without its prefix persist, prefixed', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const writes = recordWrites(page, [CUSTOMER, TAX_IDS]);
     const { address, name } = await openAddressForm(page);
     expect(await name.inputValue()).toBe('Acme Pro Inc.');
@@ -93,7 +81,7 @@ describe('Billing address & tax ID', () => {
   });
 
   test('a two-letter name shows the rule and sends nothing', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const writes = recordWrites(page, [CUSTOMER, TAX_IDS]);
     const { address, name } = await openAddressForm(page);
 
@@ -105,7 +93,7 @@ describe('Billing address & tax ID', () => {
   });
 
   test('Save and Cancel are enabled only by a change, and Cancel restores the saved values', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const writes = recordWrites(page, [CUSTOMER, TAX_IDS]);
     const { address } = await openAddressForm(page);
     const save = address.getByRole('button', { name: 'Save' });
@@ -126,7 +114,7 @@ describe('Billing address & tax ID', () => {
   });
 
   test('as developer the form is disabled with the spec’s message', async () => {
-    const page = await h.sessionPage('developer@example.com');
+    const page = await harness().sessionPage('developer@example.com');
     const { address, name } = await openAddressForm(page);
 
     await address
@@ -138,7 +126,7 @@ describe('Billing address & tax ID', () => {
   });
 
   test('clearing the tax ID deletes it on the server', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const { address } = await openAddressForm(page);
     const taxId = address.getByLabel('Tax ID', { exact: true });
     expect(await taxId.inputValue()).not.toBe('');
@@ -162,7 +150,7 @@ describe('Billing address & tax ID', () => {
 
 describe('Email recipients', () => {
   test('an additional email "bad" is refused with the spec’s message', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const writes = recordWrites(page, [ORGANIZATION]);
     await gotoBilling(page, 'acme-pro');
     const email = billingSection(page, 'email');
@@ -179,7 +167,7 @@ describe('Email recipients', () => {
   });
 
   test('an added recipient is saved and still there after a reload', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
     const email = billingSection(page, 'email');
     await email.getByText('finance@acme.example.com').first().waitFor();
@@ -202,7 +190,7 @@ describe('Email recipients', () => {
   });
 
   test('as developer the recipients cannot be changed', async () => {
-    const page = await h.sessionPage('developer@example.com');
+    const page = await harness().sessionPage('developer@example.com');
     await gotoBilling(page, 'acme-pro');
     const email = billingSection(page, 'email');
     await email.getByText('You need additional permissions to update billing emails').waitFor();

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   afterNextPaint,
   ALL_SECTIONS,
@@ -9,30 +9,18 @@ import {
   sectionAnchors,
   type SectionAnchor,
   eventually,
-  finishTest,
+  useHarness,
 } from './support/billing.ts';
-import { seriousAxeViolations, startHarness, type Harness } from './support/harness.ts';
+import { seriousAxeViolations } from './support/harness.ts';
 
 // Issue 2: the billing page's frame. Sections in the spec's order with their anchors, the
 // no-permission notices per role, the `panel` parameter, small screens, dark mode, axe.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterEach(async (context) => {
-  await finishTest(h, context);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 describe('sections and anchors', () => {
   test('acme-pro shows every section in the spec’s order, each with its anchor and heading', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
     expect(await sectionAnchors(page)).toEqual([...ALL_SECTIONS]);
     for (const anchor of ALL_SECTIONS) {
@@ -48,21 +36,21 @@ describe('sections and anchors', () => {
   });
 
   test('acme-free has no upcoming invoice breakdown', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-free');
     await billingSection(page, 'address').waitFor();
     expect(await sectionAnchors(page)).toEqual(ALL_SECTIONS.filter((s) => s !== 'breakdown'));
   });
 
   test('an anchor in the address scrolls its section into view', async () => {
-    const page = await h.sessionPage('owner@example.com', { height: 500 });
+    const page = await harness().sessionPage('owner@example.com', { height: 500 });
     await gotoBilling(page, 'acme-pro', '#address');
     await eventually(() => billingSection(page, 'address').evaluate(topInViewport)).toBe(true);
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   });
 
   test('?panel=costControl is read: the page stays at the top even with an anchor', async () => {
-    const page = await h.sessionPage('owner@example.com', { height: 500 });
+    const page = await harness().sessionPage('owner@example.com', { height: 500 });
     await gotoBilling(page, 'acme-pro', '?panel=costControl#address');
     await billingSection(page, 'address').waitFor();
     await afterNextPaint(page);
@@ -71,7 +59,7 @@ describe('sections and anchors', () => {
   });
 
   test('an unknown panel value is ignored', async () => {
-    const page = await h.sessionPage('owner@example.com', { height: 500 });
+    const page = await harness().sessionPage('owner@example.com', { height: 500 });
     await gotoBilling(page, 'acme-pro', '?panel=nonsense#address');
     await eventually(() => billingSection(page, 'address').evaluate(topInViewport)).toBe(true);
   });
@@ -88,7 +76,7 @@ describe('no-permission notices by role', () => {
   };
 
   test('read-only: address and payment methods show their notices, other sections do not', async () => {
-    const page = await h.sessionPage('readonly@example.com');
+    const page = await harness().sessionPage('readonly@example.com');
     await gotoBilling(page, 'acme-pro');
     expect(await sectionAnchors(page)).toEqual([...ALL_SECTIONS]);
 
@@ -108,7 +96,7 @@ describe('no-permission notices by role', () => {
   test.each(['developer@example.com', 'admin@example.com', 'owner@example.com'])(
     '%s sees no read notices',
     async (email) => {
-      const page = await h.sessionPage(email);
+      const page = await harness().sessionPage(email);
       await gotoBilling(page, 'acme-pro');
       await billingSection(page, 'address').waitFor();
       expect(await page.locator('main').getByText(READ_NOTICE).count()).toBe(0);
@@ -120,7 +108,7 @@ describe('small screens and dark mode', () => {
   test.each(['acme-pro', 'vercel_icfg_demo123'])(
     '%s billing at 375 px has no horizontal scrolling',
     async (slug) => {
-      const page = await h.sessionPage('owner@example.com', { width: 375, height: 740 });
+      const page = await harness().sessionPage('owner@example.com', { width: 375, height: 740 });
       await gotoBilling(page, slug);
       await billingSection(page, 'subscription').waitFor();
       await afterNextPaint(page);
@@ -130,7 +118,7 @@ describe('small screens and dark mode', () => {
   );
 
   test('a dark system preference renders the billing page dark', async () => {
-    const page = await h.sessionPage('owner@example.com', { colorScheme: 'dark' });
+    const page = await harness().sessionPage('owner@example.com', { colorScheme: 'dark' });
     await gotoBilling(page, 'acme-pro');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe(
       'dark',
@@ -139,7 +127,7 @@ describe('small screens and dark mode', () => {
   });
 
   test('choosing Dark in the user menu switches the theme and survives a reload', async () => {
-    const page = await h.sessionPage('owner@example.com', { colorScheme: 'light' });
+    const page = await harness().sessionPage('owner@example.com', { colorScheme: 'light' });
     await gotoBilling(page, 'acme-pro');
     expect(await page.evaluate(bodyLuminance)).toBeGreaterThan(0.5);
 
@@ -160,14 +148,14 @@ describe('small screens and dark mode', () => {
 
 describe('accessibility', () => {
   test('the billing page (owner) has no serious or critical axe violations', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
     await billingSection(page, 'address').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   test('the billing page in dark mode has no serious or critical axe violations', async () => {
-    const page = await h.sessionPage('owner@example.com', { colorScheme: 'dark' });
+    const page = await harness().sessionPage('owner@example.com', { colorScheme: 'dark' });
     await gotoBilling(page, 'acme-pro');
     await billingSection(page, 'address').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -177,7 +165,7 @@ describe('accessibility', () => {
   });
 
   test('a partner-billed billing page has no serious or critical axe violations', async () => {
-    const page = await h.sessionPage('readonly@example.com');
+    const page = await harness().sessionPage('readonly@example.com');
     await gotoBilling(page, 'vercel_icfg_demo123');
     await billingSection(page, 'invoices').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);

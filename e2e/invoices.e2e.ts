@@ -1,14 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   apiResponse,
   billingSection,
   dollars,
   gotoBilling,
   eventually,
-  finishTest,
+  useHarness,
 } from './support/billing.ts';
-import { startHarness, type Harness } from './support/harness.ts';
+import {} from './support/harness.ts';
 
 // Issue 3: what an organization owes, as the billing page shows it. Past Invoices paging through
 // acme-pro's 13 invoices, the PDF download, the upcoming invoice's total, the empty state.
@@ -21,19 +21,7 @@ interface ApiInvoice {
   invoice_pdf: string;
 }
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterEach(async (context) => {
-  await finishTest(h, context);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 /** Every invoice of an organization, newest first, straight from the API. */
 async function apiInvoices(page: Page, slug: string): Promise<ApiInvoice[]> {
@@ -61,7 +49,7 @@ function labelledAmount(page: Page, label: RegExp, amount: string): Locator {
 
 describe('Past Invoices', () => {
   test('acme-pro pages through 13 invoices over 3 pages, none repeated or skipped', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const all = await apiInvoices(page, 'acme-pro');
     expect(all).toHaveLength(13);
     const numbers = all.map((invoice) => invoice.number);
@@ -95,7 +83,7 @@ describe('Past Invoices', () => {
   });
 
   test('"Download invoice" opens the invoice PDF in a new tab', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const [newest] = await apiInvoices(page, 'acme-pro');
     if (!newest) throw new Error('acme-pro has no invoices');
     const context = page.context();
@@ -118,14 +106,16 @@ describe('Past Invoices', () => {
     await button.waitFor();
     const [popup] = await Promise.all([context.waitForEvent('page'), button.click()]);
 
-    await eventually(() => new URL(popup.url(), h.baseUrl).pathname).toBe(newest.invoice_pdf);
+    await eventually(() => new URL(popup.url(), harness().baseUrl).pathname).toBe(
+      newest.invoice_pdf,
+    );
     await eventually(() => [...pdfResponses.values()]).not.toEqual([]);
     expect([...pdfResponses.values()][0]).toMatch(/^application\/pdf/);
     expect(new URL(page.url()).pathname).toBe('/org/acme-pro/billing');
   });
 
   test('status labels follow the spec, and Pay Now shows only for an outstanding amount', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const all = await apiInvoices(page, 'acme-pro');
     await gotoBilling(page, 'acme-pro');
     const invoices = billingSection(page, 'invoices');
@@ -156,7 +146,7 @@ describe('Past Invoices', () => {
   });
 
   test('the page goes back to 1 when the organization changes', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
     const invoices = billingSection(page, 'invoices');
     await invoices.getByText('Showing 1 to 5 out of 13 invoices', { exact: true }).waitFor();
@@ -172,7 +162,7 @@ describe('Past Invoices', () => {
   });
 
   test('acme-free shows the empty state', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     expect(await apiInvoices(page, 'acme-free')).toEqual([]);
     await gotoBilling(page, 'acme-free');
     await billingSection(page, 'invoices')
@@ -183,7 +173,7 @@ describe('Past Invoices', () => {
 
 describe('Upcoming invoice', () => {
   test('the total shown is the API’s amount_total in dollars', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const upcoming = apiResponse(
       page,
       '/platform/organizations/acme-pro/billing/invoices/upcoming',
@@ -198,7 +188,7 @@ describe('Upcoming invoice', () => {
   });
 
   test('the projected amount shown is the API’s amount_projected in dollars', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const upcoming = apiResponse(
       page,
       '/platform/organizations/acme-pro/billing/invoices/upcoming',

@@ -1,15 +1,15 @@
 import type { Locator, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   apiResponse,
   billingSection,
   CONTACT_OWNER,
   dollars,
   eventually,
-  finishTest,
   gotoBilling,
+  useHarness,
 } from './support/billing.ts';
-import { seriousAxeViolations, startHarness, type Harness } from './support/harness.ts';
+import { seriousAxeViolations } from './support/harness.ts';
 import {
   apiCustomerBalance,
   apiPaymentMethods,
@@ -32,24 +32,6 @@ const MANAGE_DENIED = 'You need additional permissions to manage payment methods
 const TOP_UP_DENIED = 'You need additional permissions to top up credits';
 const DEFAULT_CARD_REASON =
   'The default payment method cannot be deleted. Make another card the default first.';
-
-/** Starts a harness for the enclosing describe, and gives it to the tests. */
-function harnessPerDescribe(): () => Harness {
-  let h: Harness | undefined;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterEach(async (context) => {
-    await finishTest(h, context);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
-  return () => {
-    if (!h) throw new Error('the harness did not start');
-    return h;
-  };
-}
 
 function cardList(page: Page): Locator {
   return billingSection(page, 'payment-methods').getByRole('list', { name: 'Cards' });
@@ -115,7 +97,7 @@ async function apiInvoices(page: Page, slug: string): Promise<ApiInvoice[]> {
 }
 
 describe('payment methods (acme-pro)', () => {
-  const harness = harnessPerDescribe();
+  const harness = useHarness();
   const PAYMENTS = '/platform/organizations/acme-pro/payments';
 
   test('lists Visa 4242 (default, "Active") and Mastercard 4444 ("Expiring soon")', async () => {
@@ -210,7 +192,7 @@ describe('payment methods (acme-pro)', () => {
 });
 
 describe('top-up (acme-pro, default card)', () => {
-  const harness = harnessPerDescribe();
+  const harness = useHarness();
   const TOP_UP = '/platform/organizations/acme-pro/billing/credits/top-up';
 
   test('99 and 150.5 show the spec’s messages and send nothing', async () => {
@@ -302,7 +284,7 @@ describe('top-up (acme-pro, default card)', () => {
 });
 
 describe('3-D Secure with 4000 0025 0000 3155 (acme-pro)', () => {
-  const harness = harnessPerDescribe();
+  const harness = useHarness();
   const SECURE_LAST4 = '3155';
 
   async function secureCardId(page: Page): Promise<string> {
@@ -381,7 +363,7 @@ describe('3-D Secure with 4000 0025 0000 3155 (acme-pro)', () => {
 });
 
 describe('Pay Now on the hosted page', () => {
-  const harness = harnessPerDescribe();
+  const harness = useHarness();
 
   /** Pays the organization's open invoice with 4242 from its row, and returns it. */
   async function payOpenInvoice(page: Page, slug: string): Promise<ApiInvoice> {
@@ -489,7 +471,7 @@ describe('Pay Now on the hosted page', () => {
 });
 
 describe('roles and accessibility (acme-pro)', () => {
-  const harness = harnessPerDescribe();
+  const harness = useHarness();
 
   test('developer: no card menu; "Add new card" and "Top Up" disabled with their reasons; writes are 403', async () => {
     const page = await harness().sessionPage('developer@example.com');

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   ALL_SECTIONS,
   apiResponse,
@@ -6,35 +6,18 @@ import {
   gotoBilling,
   sectionAnchors,
   waitForNotFound,
-  finishTest,
+  useHarness,
 } from './support/billing.ts';
-import {
-  DEMO_PASSWORD,
-  seriousAxeViolations,
-  startHarness,
-  type Harness,
-} from './support/harness.ts';
+import { DEMO_PASSWORD, seriousAxeViolations } from './support/harness.ts';
 
 // Issue 2: the web shell around the billing page. Sign-in and sign-out, the not-found screen,
 // partner-managed organizations, restricted projects, the organization switcher and `_`.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterEach(async (context) => {
-  await finishTest(h, context);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 describe('signing in and out', () => {
   test('a signed-out visit to the billing page goes to sign-in, then back after signing in', async () => {
-    const page = await h.newPage();
+    const page = await harness().newPage();
     await page.goto('/org/acme-pro/billing');
     await page.waitForURL((url) => url.pathname === '/sign-in');
     expect(new URL(page.url()).searchParams.get('returnTo')).toBe('/org/acme-pro/billing');
@@ -49,7 +32,7 @@ describe('signing in and out', () => {
   });
 
   test('a wrong password shows the error and starts no session', async () => {
-    const page = await h.newPage();
+    const page = await harness().newPage();
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill('admin@example.com');
     await page.getByLabel('Password').fill('not-the-password');
@@ -64,7 +47,7 @@ describe('signing in and out', () => {
   });
 
   test('sign out ends the session', async () => {
-    const page = await h.signedInPage('admin@example.com');
+    const page = await harness().signedInPage('admin@example.com');
     await gotoBilling(page, 'acme-pro');
 
     await page.getByRole('button', { name: 'User menu' }).click();
@@ -80,7 +63,7 @@ describe('signing in and out', () => {
 
 describe('the not-found screen', () => {
   test('an organization the user does not belong to is not found, and the API answers 404', async () => {
-    const page = await h.sessionPage('outsider@example.com');
+    const page = await harness().sessionPage('outsider@example.com');
     const organization = apiResponse(page, '/platform/organizations/acme-pro');
     await page.goto('/org/acme-pro/billing');
     expect((await organization).status()).toBe(404);
@@ -93,11 +76,11 @@ describe('the not-found screen', () => {
   });
 
   test('an unknown route shows it, signed in or not', async () => {
-    const signedIn = await h.sessionPage('owner@example.com');
+    const signedIn = await harness().sessionPage('owner@example.com');
     await signedIn.goto('/no/such/page');
     await waitForNotFound(signedIn);
 
-    const signedOut = await h.newPage();
+    const signedOut = await harness().newPage();
     await signedOut.goto('/org/acme-pro/billing/nothing-here');
     await waitForNotFound(signedOut);
   });
@@ -105,7 +88,7 @@ describe('the not-found screen', () => {
 
 describe('partner-managed organizations', () => {
   test('Vercel: the banner, and Manage opens the installation page in a new tab', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const link = apiResponse(page, '/platform/integrations/vercel/installations/icfg_demo123/link');
     await page.goto('/org/vercel_icfg_demo123');
     const banner = page.getByRole('region', { name: 'Partner management' });
@@ -121,7 +104,7 @@ describe('partner-managed organizations', () => {
   });
 
   test('AWS Marketplace: the banner, and Manage opens the marketplace page in a new tab', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await page.goto('/org/aws-co/billing');
     const banner = page.getByRole('region', { name: 'Partner management' });
     await banner
@@ -137,7 +120,7 @@ describe('partner-managed organizations', () => {
   });
 
   test('an organization the product manages itself has no banner', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
     expect(await page.getByRole('region', { name: 'Partner management' }).count()).toBe(0);
     expect(await page.getByText(/This organization is managed by/).count()).toBe(0);
@@ -146,7 +129,7 @@ describe('partner-managed organizations', () => {
 
 describe('projects', () => {
   test('a restricted organization’s project shows the restriction the API answers with 402', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     const project = apiResponse(page, '/platform/projects/restrictedco1');
     await page.goto('/project/restrictedco1');
     const answer = await project;
@@ -159,7 +142,7 @@ describe('projects', () => {
   });
 
   test('a healthy project shows its details', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await page.goto('/project/acmepro1');
     await page.getByRole('heading', { level: 1, name: 'Acme Pro Project 1' }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
@@ -168,7 +151,7 @@ describe('projects', () => {
 
 describe('moving between organizations', () => {
   test('the organization switcher keeps the billing sub-page', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
 
     await page.getByRole('button', { name: /Switch organization/ }).click();
@@ -180,7 +163,7 @@ describe('moving between organizations', () => {
   });
 
   test('the organization switcher keeps the usage sub-page', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await page.goto('/org/acme-pro/usage');
     await page.getByRole('button', { name: /Current organization: Acme Pro/ }).waitFor();
 
@@ -190,7 +173,7 @@ describe('moving between organizations', () => {
   });
 
   test('/org/_/billing resolves to the organization visited last, keeping the query', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await page.goto('/org/acme-team');
     // The organization is remembered once it has loaded, not while its page is still a skeleton.
     await page.getByRole('heading', { level: 1, name: /Acme Team/ }).waitFor();
@@ -202,7 +185,7 @@ describe('moving between organizations', () => {
   });
 
   test('/org/_/billing resolves to an organization of the user on a first visit', async () => {
-    const page = await h.signedInPage('developer@example.com');
+    const page = await harness().signedInPage('developer@example.com');
     const profile = (await (await page.request.get('/platform/profile')).json()) as {
       organizations: { slug: string }[];
     };
@@ -218,14 +201,14 @@ describe('moving between organizations', () => {
 
 describe('accessibility', () => {
   test('the sign-in page has no serious or critical axe violations', async () => {
-    const page = await h.newPage();
+    const page = await harness().newPage();
     await page.goto('/sign-in');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   test('the sign-in page with an error has no serious or critical axe violations', async () => {
-    const page = await h.newPage();
+    const page = await harness().newPage();
     await page.goto('/sign-in');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Email').and(page.locator('[aria-invalid="true"]')).waitFor();
@@ -233,14 +216,14 @@ describe('accessibility', () => {
   });
 
   test('the not-found screen of an unknown route has no serious or critical axe violations', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await page.goto('/nowhere');
     await waitForNotFound(page);
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   test('the not-found screen of a hidden organization has no serious or critical axe violations', async () => {
-    const page = await h.sessionPage('outsider@example.com');
+    const page = await harness().sessionPage('outsider@example.com');
     await page.goto('/org/acme-pro/billing');
     await waitForNotFound(page);
     expect(await seriousAxeViolations(page)).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { billingSection, eventually, finishTest, gotoBilling } from './support/billing.ts';
-import { seriousAxeViolations, startHarness, type Harness } from './support/harness.ts';
+import { describe, expect, test } from 'vitest';
+import { billingSection, eventually, gotoBilling, useHarness } from './support/billing.ts';
+import { seriousAxeViolations } from './support/harness.ts';
 
 // Issue 3, item 11: the usage page. Each metric against its quota with a daily chart and the
 // per-project breakdown, the warning from 80% of a quota (limited or billed beyond), units, one
@@ -15,19 +15,7 @@ interface ApiUsageRecord {
   project_allocations: { ref: string; name: string; usage: number }[];
 }
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterEach(async (context) => {
-  await finishTest(h, context);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 async function apiUsage(page: Page, slug: string): Promise<Map<string, ApiUsageRecord>> {
   const response = await page.request.get(`/platform/organizations/${slug}/usage`);
@@ -53,7 +41,7 @@ async function gotoUsage(page: Page, slug: string, query = ''): Promise<void> {
 
 describe('the usage page', () => {
   test('the billing page links to it; each metric shows against its quota, day by day and by project', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
     await billingSection(page, 'breakdown').getByRole('link', { name: 'View usage' }).click();
     await page.waitForURL((url) => url.pathname === '/org/acme-pro/usage');
@@ -86,7 +74,7 @@ describe('the usage page', () => {
   });
 
   test('warns from 80% of a quota, whether usage past it is limited or billed', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoUsage(page, 'limits-co');
     const limited = page.getByRole('group', { name: 'Egress', exact: true });
     await limited.getByText(/^You have used \d+% of the included Egress$/).waitFor();
@@ -101,7 +89,7 @@ describe('the usage page', () => {
   });
 
   test('narrowed to one project, it says the totals stay the organization’s', async () => {
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoUsage(page, 'acme-pro');
     await page.getByLabel('Project').selectOption('acmepro1');
     await page.waitForURL((url) => url.searchParams.get('projectRef') === 'acmepro1');
@@ -117,12 +105,12 @@ describe('the usage page', () => {
 
   test('has no axe violations of any impact, light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const page = await h.sessionPage('owner@example.com', { colorScheme });
+      const page = await harness().sessionPage('owner@example.com', { colorScheme });
       await gotoUsage(page, 'acme-pro');
       await page.getByRole('img', { name: /^Egress: daily usage from / }).waitFor();
       expect(await seriousAxeViolations(page, true), colorScheme).toEqual([]);
     }
-    const page = await h.sessionPage('owner@example.com');
+    const page = await harness().sessionPage('owner@example.com');
     await gotoUsage(page, 'limits-co');
     await page
       .getByText(/^You have used/)

@@ -1,6 +1,6 @@
 import type { Locator, Page, Response } from 'playwright-core';
-import { expect, type TestContext } from 'vitest';
-import { ACTION_TIMEOUT_MS, type Harness } from './harness.ts';
+import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
+import { ACTION_TIMEOUT_MS, startHarness, type Harness } from './harness.ts';
 
 /** The spec's section anchors, in the spec's order (billing-spec.md §2). */
 export const ALL_SECTIONS = [
@@ -78,4 +78,25 @@ export async function finishTest(h: Harness | undefined, context: TestContext): 
   }
   await h.closeContexts();
   expect(h.takePageErrors(), 'uncaught exceptions in the page').toEqual([]);
+}
+
+/**
+ * Starts a harness for the enclosing describe (or file) and gives it to the tests: each test's pages are
+ * closed after it (and described when it failed), and the harness stops after the last test.
+ */
+export function useHarness(env: Record<string, string> = {}): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness(env);
+  });
+  afterEach(async (context) => {
+    await finishTest(h, context);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  return () => {
+    if (!h) throw new Error('the harness did not start');
+    return h;
+  };
 }
