@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-  signInEveryone,
-} from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases, useSignedInServer } from './support/server.ts';
 
 describe.each(testDatabases())('who may see and change what (%s)', (database) => {
-  let server: TestServer;
-  let as: (user: string) => TestClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ database });
-    as = await signInEveryone(server);
-  });
-  afterAll(() => server.close());
+  const { server, as } = useSignedInServer({ database });
 
   describe('without a session', () => {
     it.each([
@@ -25,13 +12,13 @@ describe.each(testDatabases())('who may see and change what (%s)', (database) =>
       '/platform/organizations/acme-pro/projects',
       '/platform/projects/acmepro1',
     ])('GET %s answers 401', async (path) => {
-      const response = await server.client().get(path);
+      const response = await server().client().get(path);
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ message: 'You need to sign in' });
     });
 
     it('PATCH an organization answers 401 and changes nothing', async () => {
-      const response = await server
+      const response = await server()
         .client()
         .request('PATCH', '/platform/organizations/acme-pro', { billing_email: 'x@evil.test' });
       expect(response.status).toBe(401);

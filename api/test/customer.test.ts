@@ -1,12 +1,6 @@
 import { customerProfileSchema, type CustomerProfile } from '@meterline/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-  signInEveryone,
-} from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases, useSignedInServer } from './support/server.ts';
 
 const ACME_PRO = '/platform/organizations/acme-pro/customer';
 
@@ -27,14 +21,7 @@ const BERLIN = {
 };
 
 describe.each(testDatabases())('the billing customer (%s)', (database) => {
-  let server: TestServer;
-  let as: (user: string) => TestClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ database });
-    as = await signInEveryone(server);
-  });
-  afterAll(() => server.close());
+  const { server, as } = useSignedInServer({ database });
 
   async function profile(path = ACME_PRO): Promise<CustomerProfile> {
     const response = await as('owner').get(path);
@@ -93,7 +80,7 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
     });
 
     it('answers 401 without a session', async () => {
-      const response = await server.client().get(ACME_PRO);
+      const response = await server().client().get(ACME_PRO);
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ message: 'You need to sign in' });
     });
@@ -134,7 +121,7 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
     it('answers 404 to an outsider and 401 without a session, writing nothing', async () => {
       const body = { billing_name: 'Hijacked Ltd.', address: null };
       expect((await as('outsider').request('PUT', ACME_PRO, body)).status).toBe(404);
-      expect((await server.client().request('PUT', ACME_PRO, body)).status).toBe(401);
+      expect((await server().client().request('PUT', ACME_PRO, body)).status).toBe(401);
       expect((await profile()).billing_name).toBe('Acme Pro Inc.');
     });
   });
@@ -265,7 +252,7 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
   });
 
   it('describes the routes, their bodies and their errors in the OpenAPI document', async () => {
-    const response = await server.client().get<{
+    const response = await server().client().get<{
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
     }>('/platform/openapi.json');
     const paths = response.body.paths['/platform/organizations/{slug}/customer'];

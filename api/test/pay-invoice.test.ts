@@ -1,5 +1,5 @@
 import { AUTHENTICATION_FAILED_MESSAGE } from '@meterline/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
 import {
   CARDS,
@@ -9,13 +9,7 @@ import {
   paymentMethod,
   tokenize,
 } from './support/payments.ts';
-import {
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-  signInEveryone,
-} from './support/server.ts';
+import { testDatabases, type TestClient, useSignedInServer } from './support/server.ts';
 
 interface PayAnswer {
   status?: string;
@@ -24,16 +18,9 @@ interface PayAnswer {
 }
 
 describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (database) => {
-  let server: TestServer;
-  let as: (user: string) => TestClient;
+  const { server, as } = useSignedInServer({ database });
 
-  beforeAll(async () => {
-    server = await startTestServer({ database });
-    as = await signInEveryone(server);
-  });
-  afterAll(() => server.close());
-
-  const db = () => server.database.db;
+  const db = () => server().database.db;
 
   async function openInvoice(slug: string): Promise<string> {
     const invoices = await as('owner').get<{ id: string; status: string }[]>(
@@ -116,7 +103,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     );
     expect(noCard.status).toBe(400);
     expect(noCard.body.message).toMatch(/card/i);
-    expect((await tokenize(server.client(), CARDS.visa)).status).toBe(401);
+    expect((await tokenize(server().client(), CARDS.visa)).status).toBe(401);
     const noCsrf = await as('owner').request(
       'POST',
       '/platform/simulator/payment-methods',
@@ -258,7 +245,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     // acme-pro's owner cannot pay acme-team's invoice by naming acme-pro.
     const wrongOrg = await pay(as('owner'), 'acme-pro', invoiceId, card, 'wrong-org');
     expect(wrongOrg).toMatchObject({ status: 404, body: { message: 'Invoice not found' } });
-    expect((await pay(server.client(), 'acme-team', invoiceId, card, 'anon')).status).toBe(401);
+    expect((await pay(server().client(), 'acme-team', invoiceId, card, 'anon')).status).toBe(401);
     const noMethod = await as('owner').post<{ message: string }>(
       `/platform/organizations/acme-team/billing/invoices/${invoiceId}/pay`,
       {},
@@ -290,7 +277,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
       .select('id')
       .where('slug', '=', 'acme-pro')
       .executeTakeFirstOrThrow();
-    const direct = await server.gateway.charge({
+    const direct = await server().gateway.charge({
       amountCents: 100,
       providerPaymentMethodId: foreign,
       idempotencyKey: 'foreign-direct',
@@ -316,7 +303,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     const card = await paymentMethod(as('owner'), CARDS.authenticate);
     const started = await pay(as('owner'), 'acme-team', invoiceId, card, 'pay-3ds');
     expect(started.body.status).toBe('requires_action');
-    const retry = await collectInvoice(db(), server.gateway, invoiceId, {
+    const retry = await collectInvoice(db(), server().gateway, invoiceId, {
       at: new Date(),
       trigger: 'automatic',
     });

@@ -5,7 +5,7 @@ import {
   cardBadges,
   paymentMethodsSchema,
 } from '@meterline/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handlePaymentEvent } from '../src/services/payments/handle-payment-event.ts';
 import {
   CARDS,
@@ -17,25 +17,12 @@ import {
   listCards,
   setupIntent,
 } from './support/payments.ts';
-import {
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-  signInEveryone,
-} from './support/server.ts';
+import { testDatabases, useSignedInServer } from './support/server.ts';
 
 describe.each(testDatabases())('payment methods (%s)', (database) => {
-  let server: TestServer;
-  let as: (user: string) => TestClient;
+  const { server, as } = useSignedInServer({ database });
 
-  beforeAll(async () => {
-    server = await startTestServer({ database });
-    as = await signInEveryone(server);
-  });
-  afterAll(() => server.close());
-
-  const db = () => server.database.db;
+  const db = () => server().database.db;
   const countCards = async (slug: string) =>
     Number(
       (
@@ -89,7 +76,7 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
     expect(again.body).toEqual(first.body);
     // The provider's event again (a replay with a new id) records nothing more.
     const replay = await handlePaymentEvent(
-      { db: db(), gateway: server.gateway, clock: { now: () => new Date() } },
+      { db: db(), gateway: server().gateway, clock: { now: () => new Date() } },
       { id: 'evt_replay_setup', type: 'setup_intent.succeeded', providerSetupIntentId: setupId },
     );
     expect(replay).toBe('applied');
@@ -269,8 +256,8 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
   );
 
   it('needs a session for the captcha and the configuration, which carry no secret', async () => {
-    expect((await server.client().post('/platform/captcha')).status).toBe(401);
-    expect((await server.client().get('/platform/payments/config')).status).toBe(401);
+    expect((await server().client().post('/platform/captcha')).status).toBe(401);
+    expect((await server().client().get('/platform/payments/config')).status).toBe(401);
     const config = await as('readonly').get('/platform/payments/config');
     expect(config.body).toEqual({
       payment_provider: 'simulator',
@@ -278,7 +265,7 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
       captcha: { provider: 'builtin', site_key: null },
     });
     // Without Stripe configured there is no webhook to call.
-    const webhook = await server
+    const webhook = await server()
       .client()
       .request('POST', '/platform/webhooks/stripe', {}, {}, { csrf: false });
     expect(webhook.status).toBe(404);
@@ -286,7 +273,7 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
 
   it('lists every payment route in the OpenAPI document with its answers', async () => {
     const document = (
-      await server.client().get<{
+      await server().client().get<{
         paths: Record<
           string,
           Record<string, { tags?: string[]; summary?: string; responses: Record<string, unknown> }>

@@ -1,25 +1,12 @@
 import { taxIdResponseSchema, type TaxId } from '@meterline/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-  signInEveryone,
-} from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases, useSignedInServer } from './support/server.ts';
 
 const ACME_PRO = '/platform/organizations/acme-pro/tax-ids';
 const SEEDED: TaxId = { type: 'eu_vat', value: 'IE9826471FA', country: 'IE' };
 
 describe.each(testDatabases())('the tax ID (%s)', (database) => {
-  let server: TestServer;
-  let as: (user: string) => TestClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ database });
-    as = await signInEveryone(server);
-  });
-  afterAll(() => server.close());
+  const { server, as } = useSignedInServer({ database });
 
   async function taxIdOf(path = ACME_PRO): Promise<TaxId | null> {
     const response = await as('owner').get(path);
@@ -54,7 +41,7 @@ describe.each(testDatabases())('the tax ID (%s)', (database) => {
 
     it('answers 404 to an outsider and 401 without a session', async () => {
       expect((await as('outsider').get(ACME_PRO)).status).toBe(404);
-      expect((await server.client().get(ACME_PRO)).status).toBe(401);
+      expect((await server().client().get(ACME_PRO)).status).toBe(401);
     });
   });
 
@@ -94,7 +81,7 @@ describe.each(testDatabases())('the tax ID (%s)', (database) => {
       ['DELETE', undefined],
     ])('answers %s with 404 to an outsider and 401 without a session', async (method, payload) => {
       expect((await as('outsider').request(method, ACME_PRO, payload)).status).toBe(404);
-      expect((await server.client().request(method, ACME_PRO, payload)).status).toBe(401);
+      expect((await server().client().request(method, ACME_PRO, payload)).status).toBe(401);
       expect(await taxIdOf()).toEqual(SEEDED);
     });
   });
@@ -211,7 +198,7 @@ describe.each(testDatabases())('the tax ID (%s)', (database) => {
   });
 
   it('describes the routes, their bodies and their errors in the OpenAPI document', async () => {
-    const response = await server.client().get<{
+    const response = await server().client().get<{
       paths: Record<
         string,
         Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
 import { configFrom, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
@@ -83,6 +84,27 @@ export async function signInEveryone(server: TestServer): Promise<(user: string)
     if (!client) throw new Error(`no client for ${user}`);
     return client;
   };
+}
+
+/**
+ * Within a describe: a fresh server for it, with every demo user signed in, closed after its tests.
+ * `server()` is the server, `as(user)` that user's client.
+ */
+export function useSignedInServer(options: StartTestServerOptions): {
+  server: () => TestServer;
+  as: (user: string) => TestClient;
+} {
+  let started: { server: TestServer; as: (user: string) => TestClient } | undefined;
+  beforeAll(async () => {
+    const server = await startTestServer(options);
+    started = { server, as: await signInEveryone(server) };
+  });
+  afterAll(() => started?.server.close());
+  const current = () => {
+    if (!started) throw new Error('the test server did not start');
+    return started;
+  };
+  return { server: () => current().server, as: (user) => current().as(user) };
 }
 
 export interface TestResponse<T = unknown> {
