@@ -63,25 +63,33 @@ export default fp(
       if (token) request.sessionId = hashToken(token);
     });
 
+    const idleMs = config.SESSION_TTL_HOURS * 3600 * 1000;
+    const maxAgeMs = config.SESSION_MAX_HOURS * 3600 * 1000;
+    const setSessionCookie = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      token: string,
+      expiresAt: Date,
+    ) =>
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: cookieIsSecure(config, request),
+        expires: expiresAt,
+      });
+
     app.decorate(
       'startSession',
       async (reply: FastifyReply, request: FastifyRequest, userId: string) => {
         const token = randomBytes(32).toString('base64url');
         const now = clock.now();
-        const expiresAt = new Date(now.getTime() + config.SESSION_TTL_HOURS * 3600 * 1000);
+        const expiresAt = new Date(now.getTime() + idleMs);
         await insertSession(db, { id: hashToken(token), userId, expiresAt, now });
-        reply.setCookie(SESSION_COOKIE, token, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: cookieIsSecure(config, request),
-          expires: expiresAt,
-        });
+        setSessionCookie(request, reply, token, expiresAt);
       },
     );
 
-    const idleMs = config.SESSION_TTL_HOURS * 3600 * 1000;
-    const maxAgeMs = config.SESSION_MAX_HOURS * 3600 * 1000;
     app.decorate(
       'renewSession',
       async (
@@ -99,13 +107,7 @@ export default fp(
         );
         if (expiresAt <= session.expires_at) return session.expires_at;
         await renewSession(db, request.sessionId, expiresAt, now);
-        reply.setCookie(SESSION_COOKIE, token, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: cookieIsSecure(config, request),
-          expires: expiresAt,
-        });
+        setSessionCookie(request, reply, token, expiresAt);
         return expiresAt;
       },
     );
