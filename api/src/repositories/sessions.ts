@@ -16,10 +16,17 @@ export async function insertSession(
     .execute();
 }
 
-export function findLiveSession(db: Db, id: string, now: Date) {
+/** The session `id`, unexpired at `now`, with its user. */
+function liveSession(db: Db, id: string, now: Date) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .where('sessions.id', '=', id)
+    .where('sessions.expires_at', '>', now);
+}
+
+export function findLiveSession(db: Db, id: string, now: Date) {
+  return liveSession(db, id, now)
     .select([
       'sessions.id',
       'sessions.user_id',
@@ -28,8 +35,6 @@ export function findLiveSession(db: Db, id: string, now: Date) {
       'users.email',
       'users.name',
     ])
-    .where('sessions.id', '=', id)
-    .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
 }
 
@@ -51,9 +56,7 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
  * organization does not exist or they are not a member). One round trip guards every organization call.
  */
 export function findLiveSessionInOrganization(db: Db, id: string, now: Date, slug: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
+  return liveSession(db, id, now)
     .leftJoin('organizations', (join) => join.on('organizations.slug', '=', slug))
     .leftJoin('memberships', (join) =>
       join
@@ -69,7 +72,5 @@ export function findLiveSessionInOrganization(db: Db, id: string, now: Date, slu
       'organizations.id as organization_id',
       'memberships.role',
     ])
-    .where('sessions.id', '=', id)
-    .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
 }
