@@ -7,7 +7,7 @@ import {
   type FakeCardKind,
   type FakePaymentIntent,
 } from './support/fake-stripe.ts';
-import { invoicePaymentState } from './support/payments.ts';
+import { invoicePaymentState, reopenInvoice } from './support/payments.ts';
 import {
   startTestServer,
   testDatabases,
@@ -69,26 +69,6 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
       .where('invoices.status', '=', 'open')
       .executeTakeFirstOrThrow();
     return invoice.id;
-  }
-
-  /** A paid invoice of the organization reopened, as if its charge had failed. */
-  async function reopenedInvoice(slug: string, skip: number): Promise<string> {
-    const paid = await db()
-      .selectFrom('invoices')
-      .select('id')
-      .where('organization_id', '=', await organizationId(slug))
-      .where('status', '=', 'paid')
-      .where('amount_due_cents', '>', 0)
-      .orderBy('sequence', 'desc')
-      .offset(skip)
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    await db()
-      .updateTable('invoices')
-      .set({ status: 'open', paid_at: null, amount_paid_cents: 0 })
-      .where('id', '=', paid.id)
-      .execute();
-    return paid.id;
   }
 
   function pay(slug: string, invoiceId: string, paymentMethodId: string, key: string) {
@@ -209,7 +189,7 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
   });
 
   it('3-D Secure: the page sending the key again settles it from Stripe; the webhook after finds it done', async () => {
-    const invoiceId = await reopenedInvoice('acme-team', 0);
+    const invoiceId = await reopenInvoice(db(), 'acme-team', 0);
     const card = typed('authenticate');
     const started = await pay('acme-team', invoiceId, card, 'stripe-3ds-b');
     expect(started.body.status).toBe('requires_action');
@@ -233,7 +213,7 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
   });
 
   it('a failed challenge leaves it open; an abandoned one is cancelled at Stripe before a new attempt', async () => {
-    const invoiceId = await reopenedInvoice('acme-team', 1);
+    const invoiceId = await reopenInvoice(db(), 'acme-team', 1);
     const failing = await pay('acme-team', invoiceId, typed('authenticate'), 'stripe-3ds-fail');
     stripe.authenticate(failing.body.payment_intent_secret ?? '', 'fail');
     const failed = await pay(
@@ -257,7 +237,7 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
   });
 
   it("refuses a card saved for another customer at Stripe; the organization's own may pay", async () => {
-    const invoiceId = await reopenedInvoice('acme-team', 2);
+    const invoiceId = await reopenInvoice(db(), 'acme-team', 2);
     const before = stripe.intentCreations().length;
     const foreign = stripe.paymentMethod('visa', 'cus_someone_else');
     const refused = await pay('acme-team', invoiceId, foreign, 'stripe-foreign');

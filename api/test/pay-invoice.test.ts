@@ -8,6 +8,7 @@ import {
   invoicePaymentState,
   paymentMethod,
   tokenize,
+  reopenInvoice,
 } from './support/payments.ts';
 import { testDatabases, type TestClient, useSignedInServer } from './support/server.ts';
 
@@ -48,31 +49,6 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
   }
 
   const invoiceState = (invoiceId: string) => invoicePaymentState(db(), invoiceId);
-
-  /** A paid invoice of the organization reopened, as if its charge had failed. */
-  async function makeOpenInvoice(slug: string, skip: number): Promise<string> {
-    const org = await db()
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', slug)
-      .executeTakeFirstOrThrow();
-    const paid = await db()
-      .selectFrom('invoices')
-      .select('id')
-      .where('organization_id', '=', org.id)
-      .where('amount_due_cents', '>', 0)
-      .orderBy('sequence', 'desc')
-      .offset(skip)
-      .limit(1)
-      .executeTakeFirst();
-    if (!paid) throw new Error(`${slug} has no invoice`);
-    await db()
-      .updateTable('invoices')
-      .set({ status: 'open', paid_at: null, amount_paid_cents: 0 })
-      .where('id', '=', paid.id)
-      .execute();
-    return paid.id;
-  }
 
   /** The provider's id of a card saved for the organization. */
   async function savedCardOf(slug: string): Promise<string> {
@@ -207,7 +183,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
 
   it('completing the challenge pays the invoice; an abandoned challenge cannot pay it twice', async () => {
     // acme-team's invoices are all paid in the demo world: one is reopened, as if its charge had failed.
-    const target = await makeOpenInvoice('acme-team', 0);
+    const target = await reopenInvoice(db(), 'acme-team', 0);
     const card = await paymentMethod(as('owner'), CARDS.authenticate);
     const first = await pay(as('owner'), 'acme-team', target, card, 'abandoned');
     expect(first.body.status).toBe('requires_action');
@@ -235,7 +211,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
   });
 
   it('needs a member who may pay, and keeps invoices to their organization', async () => {
-    const invoiceId = await makeOpenInvoice('acme-team', 1);
+    const invoiceId = await reopenInvoice(db(), 'acme-team', 1);
     const card = await paymentMethod(as('owner'), CARDS.visa);
     for (const user of ['developer', 'readonly']) {
       const response = await pay(as(user), 'acme-team', invoiceId, card, `pay-${user}`);
@@ -263,7 +239,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
   });
 
   it("refuses another organization's card, whoever learnt its id; the organization's own may pay", async () => {
-    const invoiceId = await makeOpenInvoice('acme-pro', 4);
+    const invoiceId = await reopenInvoice(db(), 'acme-pro', 4);
     const foreign = await savedCardOf('acme-team');
     const refused = await pay(as('owner'), 'acme-pro', invoiceId, foreign, 'foreign');
     expect(refused).toMatchObject({ status: 404, body: { message: 'Payment method not found' } });
@@ -293,7 +269,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
   });
 
   it('lets no automatic retry charge while a Pay Now waits for its challenge', async () => {
-    const invoiceId = await makeOpenInvoice('acme-team', 2);
+    const invoiceId = await reopenInvoice(db(), 'acme-team', 2);
     // The engine's retry is due right now.
     await db()
       .updateTable('invoices')

@@ -145,3 +145,26 @@ export async function invoicePaymentState(db: Db, invoiceId: string) {
     succeeded: charges.filter((charge) => charge.status === 'succeeded').length,
   };
 }
+
+/**
+ * The organization's `skip`-th newest invoice with an amount due (counting every status, so earlier
+ * calls do not shift later ones) reopened, as if its charge had failed.
+ */
+export async function reopenInvoice(db: Db, slug: string, skip: number): Promise<string> {
+  const paid = await db
+    .selectFrom('invoices')
+    .innerJoin('organizations', 'organizations.id', 'invoices.organization_id')
+    .select('invoices.id')
+    .where('organizations.slug', '=', slug)
+    .where('invoices.amount_due_cents', '>', 0)
+    .orderBy('invoices.sequence', 'desc')
+    .offset(skip)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('invoices')
+    .set({ status: 'open', paid_at: null, amount_paid_cents: 0 })
+    .where('id', '=', paid.id)
+    .execute();
+  return paid.id;
+}
