@@ -36,6 +36,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
   afterAll(() => server.close());
 
   const db = () => server.database.db;
+  const deps = () => ({ db: db(), gateway: server.gateway, clock });
   const orgId = async (slug: string) =>
     (
       await db()
@@ -59,7 +60,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     );
     expect(upcoming.amount_total).toBe(upcoming.amount_projected);
 
-    const report = await runBillingJobs(db(), server.gateway, clock.now(), await orgId('acme-pro'));
+    const report = await runBillingJobs(deps(), clock.now(), await orgId('acme-pro'));
     expect(report.closed).toHaveLength(1);
 
     const list = await owner.get('/platform/organizations/acme-pro/billing/invoices?limit=1');
@@ -108,9 +109,9 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     const id = await orgId('oriole-co');
     const { current_period_end: end } = await subscriptionOf('oriole-co');
     const late = new Date(end * 1000 + 40 * DAY);
-    const first = await runBillingJobs(db(), server.gateway, late, id);
+    const first = await runBillingJobs(deps(), late, id);
     expect(first.closed).toHaveLength(2);
-    const again = await runBillingJobs(db(), server.gateway, late, id);
+    const again = await runBillingJobs(deps(), late, id);
     expect(again.closed).toHaveLength(0);
     const periods = await db()
       .selectFrom('invoices')
@@ -144,7 +145,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     });
     const { current_period_end: end } = await subscriptionOf('crowded-co');
     const closedAt = end * 1000;
-    const closed = await runBillingJobs(db(), server.gateway, new Date(closedAt), id);
+    const closed = await runBillingJobs(deps(), new Date(closedAt), id);
     const invoiceId = closed.closed[0] ?? '';
     expect(closed.failed).toEqual([invoiceId]);
     const state = () =>
@@ -161,7 +162,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     expect((await state()).next_payment_attempt_at?.getTime()).toBe(closedAt + 3 * DAY);
 
     // Nothing happens before a retry is due.
-    const early = await runBillingJobs(db(), server.gateway, new Date(closedAt + 2 * DAY));
+    const early = await runBillingJobs(deps(), new Date(closedAt + 2 * DAY));
     expect(early.failed).not.toContain(invoiceId);
     expect((await state()).attempt_count).toBe(1);
     for (const [day, attempts] of [
@@ -169,7 +170,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
       [5, 3],
       [7, 4],
     ] as const) {
-      const run = await runBillingJobs(db(), server.gateway, new Date(closedAt + day * DAY));
+      const run = await runBillingJobs(deps(), new Date(closedAt + day * DAY));
       expect(run.failed).toContain(invoiceId);
       expect((await state()).attempt_count).toBe(attempts);
     }
@@ -188,9 +189,9 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
 
     const organization = () =>
       owner.get<{ restriction_status: string | null }>('/platform/organizations/crowded-co');
-    await runBillingJobs(db(), server.gateway, new Date(closedAt + 13 * DAY));
+    await runBillingJobs(deps(), new Date(closedAt + 13 * DAY));
     expect((await organization()).body.restriction_status).toBeNull();
-    const overdue = await runBillingJobs(db(), server.gateway, new Date(closedAt + 14 * DAY));
+    const overdue = await runBillingJobs(deps(), new Date(closedAt + 14 * DAY));
     expect(overdue.restricted).toContain(id);
     expect((await organization()).body.restriction_status).toBe('restricted');
     expect((await owner.get('/platform/projects/crowdedco1')).status).toBe(402);
@@ -204,7 +205,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
       .executeTakeFirstOrThrow();
     const at = new Date(closedAt + 15 * DAY);
     const pay = (key: string) =>
-      collectInvoice(db(), server.gateway, invoiceId, {
+      collectInvoice(deps(), invoiceId, {
         at,
         trigger: 'pay_now',
         paymentMethodId: visa.id,

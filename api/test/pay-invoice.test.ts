@@ -1,5 +1,6 @@
 import { AUTHENTICATION_FAILED_MESSAGE } from '@meterline/domain';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../src/clock.ts';
 import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
 import {
   CARDS,
@@ -279,10 +280,14 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     const card = await paymentMethod(as('owner'), CARDS.authenticate);
     const started = await pay(as('owner'), 'acme-team', invoiceId, card, 'pay-3ds');
     expect(started.body.status).toBe('requires_action');
-    const retry = await collectInvoice(db(), server().gateway, invoiceId, {
-      at: new Date(),
-      trigger: 'automatic',
-    });
+    const retry = await collectInvoice(
+      { db: db(), gateway: server().gateway, clock: systemClock },
+      invoiceId,
+      {
+        at: new Date(),
+        trigger: 'automatic',
+      },
+    );
     expect(retry).toEqual({ status: 'skipped', reason: 'payment_in_progress' });
     const engineCharges = await db()
       .selectFrom('charges')

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPendingCharge } from '../src/repositories/charges.ts';
 import { newId } from '../src/services/billing/ids.ts';
+import { fixedClock } from '../src/clock.ts';
 import { reconcileStaleCharges } from '../src/services/payments/reconcile-charges.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
@@ -39,6 +40,7 @@ describe.each(testDatabases())('settling charges whose event was lost (%s)', (da
       createdBy: null,
       profileUpdate: null,
       at: long,
+      attemptedAt: long,
     });
     // The provider charged; our request died before it heard back, and no event came.
     const outcome = await server.gateway.charge({
@@ -64,15 +66,14 @@ describe.each(testDatabases())('settling charges whose event was lost (%s)', (da
           .executeTakeFirstOrThrow()
       ).customer_balance_cents;
 
+    const at = (time: Date) => ({ db: db(), gateway: server.gateway, clock: fixedClock(time) });
     // Too fresh to be stale: another request may still be on it.
-    expect(
-      await reconcileStaleCharges(db(), server.gateway, new Date(long.getTime() + 60_000)),
-    ).toEqual([]);
+    expect(await reconcileStaleCharges(at(new Date(long.getTime() + 60_000)))).toEqual([]);
     expect(await balance()).toBe(org.customer_balance_cents);
 
-    expect(await reconcileStaleCharges(db(), server.gateway, new Date())).toEqual([charge?.id]);
+    expect(await reconcileStaleCharges(at(new Date()))).toEqual([charge?.id]);
     expect(await balance()).toBe(org.customer_balance_cents + 20_000);
-    expect(await reconcileStaleCharges(db(), server.gateway, new Date())).toEqual([]);
+    expect(await reconcileStaleCharges(at(new Date()))).toEqual([]);
     expect(await balance()).toBe(org.customer_balance_cents + 20_000);
   });
 });

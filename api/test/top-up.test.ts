@@ -9,9 +9,12 @@ import { systemClock } from '../src/clock.ts';
 import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
 import { newId } from '../src/services/billing/ids.ts';
 import { BuiltinCaptcha } from '../src/services/captcha/builtin-captcha.ts';
-import { topUpChargeKey, topUpCredits } from '../src/services/credits/top-up.ts';
+import {
+  IDEMPOTENCY_KEY_REUSED,
+  topUpChargeKey,
+  topUpCredits,
+} from '../src/services/credits/top-up.ts';
 import { handlePaymentEvent } from '../src/services/payments/handle-payment-event.ts';
-import type { PaymentGateway } from '../src/services/payments/payment-gateway.ts';
 import {
   CARDS,
   FUTURE,
@@ -21,6 +24,7 @@ import {
   captchaToken,
   listCards,
 } from './support/payments.ts';
+import { FaultyGateway } from './support/faulty-gateway.ts';
 import {
   startTestServer,
   testDatabases,
@@ -30,33 +34,6 @@ import {
 
 const URL = '/platform/organizations/acme-pro/billing/credits/top-up';
 const SUCCESS = { status: 'succeeded', payment_intent_secret: null };
-
-/** The simulator, but the charge call breaks once: before reaching the provider, or after it answered. */
-function breakingOnce(inner: PaymentGateway, when: 'before' | 'after'): PaymentGateway {
-  let armed = true;
-  return {
-    provider: inner.provider,
-    createCard: (card) => inner.createCard(card),
-    mayCharge: (organizationId, id) => inner.mayCharge(organizationId, id),
-    retrievePaymentIntent: (ref) => inner.retrievePaymentIntent(ref),
-    cancelPaymentIntent: (ref) => inner.cancelPaymentIntent(ref),
-    createSetupIntent: (request) => inner.createSetupIntent(request),
-    retrieveSetupIntent: (id) => inner.retrieveSetupIntent(id),
-    detachPaymentMethod: (id) => inner.detachPaymentMethod(id),
-    async charge(request) {
-      if (armed && when === 'before') {
-        armed = false;
-        throw new Error('connection reset before the provider answered');
-      }
-      const outcome = await inner.charge(request);
-      if (armed && when === 'after') {
-        armed = false;
-        throw new Error('the process died after the provider charged');
-      }
-      return outcome;
-    },
-  };
-}
 
 describe.each(testDatabases())('credit top-ups (%s)', (database) => {
   let server: TestServer;
@@ -222,8 +199,25 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
     const retried = await topUp(as('owner'), 'top-up-declined', {
       amount: 150,
       payment_method_id: id,
+      billing_name: 'Someone Else Ltd.',
     });
     expect(retried).toMatchObject({ status: 402, body: { message: 'Your card was declined.' } });
+    // The same key asking for other billing details is another request, not a retry.
+    for (const other of [
+      {},
+      { billing_name: 'Another Name Ltd.' },
+      { billing_name: 'Someone Else Ltd.', tax_id: { type: 'eu_vat', value: 'IE6388047V' } },
+    ]) {
+      const reused = await topUp(as('owner'), 'top-up-declined', {
+        amount: 150,
+        payment_method_id: id,
+        ...other,
+      });
+      expect(reused, JSON.stringify(other)).toMatchObject({
+        status: 409,
+        body: { message: IDEMPOTENCY_KEY_REUSED },
+      });
+    }
     expect(await balanceOf(as('owner'), 'acme-pro')).toBe(before);
     expect(await ledger('top-up-declined')).toEqual({
       charges: [
@@ -352,7 +346,7 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
       const captcha = new BuiltinCaptcha(db(), systemClock);
       const broken = {
         db: db(),
-        gateway: breakingOnce(server.gateway, when),
+        gateway: new FaultyGateway(server.gateway).fail('charge', when),
         clock: systemClock,
         captcha,
       };

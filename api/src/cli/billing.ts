@@ -54,8 +54,11 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(database.db, config.DATABASE_SCHEMA);
     const at = parseTime(values.at);
+    // The simulator dates its records at the billing time asked for; whether a charge is still in
+    // flight, or a backoff has passed, goes by the real clock.
     const clock: Clock = { now: () => at };
     const gateway = createPaymentGateway(database.db, clock, config);
+    const deps = { db: database.db, gateway, clock: systemClock };
     switch (command) {
       case 'close-cycle': {
         if (!values.org) throw new UsageError('close-cycle needs --org <slug>');
@@ -65,18 +68,18 @@ async function main(): Promise<void> {
           .where('slug', '=', values.org)
           .executeTakeFirst();
         if (!org) throw new UsageError(`No organization ${values.org}`);
-        const report = await runBillingJobs(database.db, gateway, at, org.id);
+        const report = await runBillingJobs(deps, at, org.id);
         console.log(JSON.stringify({ command, org: values.org, at: at.toISOString(), ...report }));
         break;
       }
       case 'run': {
-        const report = await runBillingJobs(database.db, gateway, at);
+        const report = await runBillingJobs(deps, at);
         console.log(JSON.stringify({ command, at: at.toISOString(), ...report }));
         break;
       }
       case 'void-invoice': {
         if (!values.invoice) throw new UsageError('void-invoice needs --invoice <id>');
-        const result = await voidInvoice(database.db, values.invoice, at);
+        const result = await voidInvoice(deps, values.invoice, at);
         console.log(JSON.stringify({ command, invoice: values.invoice, ...result }));
         if (result.status === 'refused') process.exitCode = 1;
         break;

@@ -207,6 +207,26 @@ export interface ChargesTable {
   created_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** A top-up's billing name, address and tax ID, applied to the profile when the charge succeeds. */
   profile_update: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Wall-clock start of the latest provider call, written by the process making it. */
+  attempted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When a payment waiting for 3-D Secure is abandoned and may be cancelled. */
+  action_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** A success for an invoice that no longer needed paying is refunded: pending, then succeeded. */
+  refund_status: ColumnType<'pending' | 'succeeded' | null, never, 'pending' | 'succeeded' | null>;
+  refund_reason: ColumnType<string | null, never, string | null>;
+  refund_ref: ColumnType<string | null, never, string | null>;
+  refunded_at: ColumnType<Date | null, never, Date | null>;
+}
+
+export interface BillingJobFailuresTable {
+  kind: string;
+  item_id: string;
+  organization_id: string | null;
+  failures: number;
+  last_error: string;
+  first_failed_at: Timestamp;
+  last_failed_at: Timestamp;
+  retry_after: Timestamp;
 }
 
 export interface SimulatorPaymentMethodsTable {
@@ -230,6 +250,7 @@ export interface SimulatorPaymentIntentsTable {
   client_secret: string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  refunded_cents: Generated<number>;
 }
 
 export interface SimulatorSetupIntentsTable {
@@ -241,6 +262,14 @@ export interface SimulatorSetupIntentsTable {
   metadata: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+export interface SimulatorRefundsTable {
+  id: string;
+  payment_intent_id: string;
+  amount_cents: number;
+  reason: string;
+  created_at: CreatedAt;
 }
 
 export interface SimulatorChallengesTable {
@@ -257,6 +286,8 @@ export interface CaptchaTokensTable {
   user_id: string;
   expires_at: Timestamp;
   created_at: CreatedAt;
+  /** The request (its idempotency key) that spent the token; null while unspent. */
+  spent_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SetupIntentsTable {
@@ -330,6 +361,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
   charges: ChargesTable;
+  billing_job_failures: BillingJobFailuresTable;
   simulator_payment_methods: SimulatorPaymentMethodsTable;
   simulator_payment_intents: SimulatorPaymentIntentsTable;
   billing_customers: BillingCustomersTable;
@@ -340,6 +372,7 @@ export interface Database {
   provider_customers: ProviderCustomersTable;
   simulator_setup_intents: SimulatorSetupIntentsTable;
   simulator_challenges: SimulatorChallengesTable;
+  simulator_refunds: SimulatorRefundsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -16,6 +16,8 @@ export interface NewCharge {
   createdBy: string | null;
   profileUpdate: unknown;
   at: Date;
+  /** Wall-clock time of the provider call the writer is about to make (its lease on the charge). */
+  attemptedAt: Date;
 }
 
 export function findChargeByKey(db: Db, idempotencyKey: string): Promise<ChargeRow | undefined> {
@@ -51,6 +53,7 @@ export async function insertPendingCharge(
       profile_update: charge.profileUpdate === null ? null : JSON.stringify(charge.profileUpdate),
       created_at: charge.at,
       updated_at: charge.at,
+      attempted_at: charge.attemptedAt,
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .returningAll()

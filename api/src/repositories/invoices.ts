@@ -236,13 +236,12 @@ export async function invoicesDueForPayment(
   db: Db,
   at: Date,
   organizationId?: string,
-): Promise<string[]> {
+): Promise<{ id: string; organizationId: string }[]> {
   let query = db
     .selectFrom('invoices')
-    .select('id')
+    .select(['id', 'organization_id as organizationId'])
     .where('status', '=', 'open')
     .where('next_payment_attempt_at', '<=', at);
   if (organizationId) query = query.where('organization_id', '=', organizationId);
-  const rows = await query.orderBy('next_payment_attempt_at').execute();
-  return rows.map((row) => row.id);
+  return query.orderBy('next_payment_attempt_at').execute();
 }

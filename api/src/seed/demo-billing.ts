@@ -133,7 +133,7 @@ function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number
               .where('organization_id', '=', id)
               .where('period_end', '=', new Date(twelfthClose * 1000))
               .executeTakeFirstOrThrow();
-            await voidInvoice(db, twelfth.id, new Date(context.now * 1000));
+            await voidInvoice(storyDeps(context), twelfth.id, new Date(context.now * 1000));
           },
         },
         {
@@ -148,6 +148,15 @@ function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number
     default:
       return [];
   }
+}
+
+/** The story's own clock is the wall clock of everything that happens in it. */
+function storyDeps(context: SeedContext) {
+  return {
+    db: context.db,
+    gateway: context.gateway,
+    clock: { now: () => new Date(context.now * 1000) },
+  };
 }
 
 /**
@@ -186,7 +195,7 @@ export async function liveThroughHistory(
       await happening.run();
     }
     context.setNow(at);
-    await runBillingJobs(db, gateway, new Date(at * 1000));
+    await runBillingJobs(storyDeps(context), new Date(at * 1000));
     if (at >= seededAt) break;
     const upcoming = await nextBillingMoment(db, at);
     at = Math.min(seededAt, happenings[next]?.at ?? Infinity, upcoming ?? Infinity);

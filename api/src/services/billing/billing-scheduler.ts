@@ -37,12 +37,20 @@ export class BillingScheduler {
     if (this.running) return;
     this.running = (async () => {
       try {
-        const report = await runBillingJobs(this.db, this.gateway, this.clock.now());
+        const report = await runBillingJobs(
+          { db: this.db, gateway: this.gateway, clock: this.clock },
+          this.clock.now(),
+        );
+        for (const error of report.errors) {
+          this.log.warn({ item: error }, 'billing job item failed; it is retried after a backoff');
+        }
         if (
           report.closed.length +
             report.paid.length +
             report.failed.length +
-            report.restricted.length >
+            report.restricted.length +
+            report.reconciled.length +
+            report.refunded.length >
           0
         ) {
           this.log.info({ report }, 'billing job');

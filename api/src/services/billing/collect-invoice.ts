@@ -1,4 +1,3 @@
-import type { Db } from '../../db/database.ts';
 import {
   findChargeByKey,
   insertPendingCharge,
@@ -6,7 +5,10 @@ import {
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { getDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
-import type { PaymentGateway, PaymentIntentState } from '../payments/payment-gateway.ts';
+import { settleOpenInvoiceCharges } from '../payments/open-charges.ts';
+import type { PaymentDeps } from '../payments/payment-deps.ts';
+import type { PaymentIntentState } from '../payments/payment-gateway.ts';
+import { refundOwed } from '../payments/refund-charge.ts';
 import { settleChargeIn } from '../payments/settle-charge.ts';
 import { newId } from './ids.ts';
 
@@ -14,13 +16,17 @@ import { newId } from './ids.ts';
 export const RETRY_DAYS = [3, 5, 7] as const;
 const DAY_MS = 86_400_000;
 
+export const NO_DEFAULT_CARD = 'There is no default payment method to charge.';
+
 export type CollectResult =
   | { status: 'paid' }
   | { status: 'failed'; message: string; nextAttemptAt: Date | null }
   | { status: 'requires_action'; clientSecret: string }
+  | { status: 'processing' }
   | { status: 'skipped'; reason: 'not_open' | 'not_due' | 'payment_in_progress' };
 
 export interface CollectOptions {
+  /** The billing time of the run (an operator may run the job "as of" another moment). */
   at: Date;
   /** automatic: the billing job, off session, with the default card; pay_now: the customer, on session. */
   trigger: 'automatic' | 'pay_now';
@@ -31,19 +37,39 @@ export interface CollectOptions {
 }
 
 /**
- * Tries to collect an open invoice with a saved card. A charge row is written before the provider is
- * called, under a key that names the attempt, so a crash between the two repeats the same provider call,
- * which the provider answers from its record instead of charging again. The outcome goes through the
- * charge's guarded state machine (settle-charge): the invoice is marked paid only in the transaction that
- * moves the charge into `succeeded`. An attempt never starts while another payment of the invoice (a Pay
- * Now waiting for its challenge) is in flight.
+ * Tries to collect an open invoice with a saved card. Any other payment of the invoice is first brought to
+ * where the provider says it is (settled, or cancelled when its 3-D Secure challenge has expired); one
+ * still in flight means no new attempt starts. A charge row is written before the provider is called,
+ * under a key that names the attempt, so a crash between the two repeats the same provider call, which
+ * the provider answers from its record instead of charging again. The outcome goes through the charge's
+ * guarded state machine (settle-charge): the invoice is marked paid only in the transaction that moves
+ * the charge into `succeeded`. A payment still processing at the provider is neither paid nor failed.
  */
 export async function collectInvoice(
-  db: Db,
-  gateway: PaymentGateway,
+  deps: PaymentDeps,
   invoiceId: string,
   options: CollectOptions,
 ): Promise<CollectResult> {
+  const { db, gateway, clock } = deps;
+  const due = await db
+    .selectFrom('invoices')
+    .select(['status', 'attempt_count', 'next_payment_attempt_at'])
+    .where('id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!due || due.status !== 'open') return { status: 'skipped', reason: 'not_open' };
+  if (
+    options.trigger === 'automatic' &&
+    (!due.next_payment_attempt_at || due.next_payment_attempt_at > options.at)
+  ) {
+    return { status: 'skipped', reason: 'not_due' };
+  }
+  const keyOf = (attempt: number) =>
+    options.trigger === 'automatic'
+      ? `invoice:${invoiceId}:attempt:${attempt}`
+      : `invoice:${invoiceId}:pay:${options.idempotencyKey ?? newId('ch')}`;
+  const standing = await settleOpenInvoiceCharges(deps, invoiceId, keyOf(due.attempt_count + 1));
+  if (standing === 'in_flight') return { status: 'skipped', reason: 'payment_in_progress' };
+
   const prepared = await db.transaction().execute(async (trx) => {
     const invoice = await lockInvoice(trx, invoiceId);
     if (!invoice || invoice.status !== 'open') return { skip: 'not_open' as const };
@@ -54,10 +80,7 @@ export async function collectInvoice(
       return { skip: 'not_due' as const };
     }
     const attempt = invoice.attempt_count + 1;
-    const key =
-      options.trigger === 'automatic'
-        ? `invoice:${invoice.id}:attempt:${attempt}`
-        : `invoice:${invoice.id}:pay:${options.idempotencyKey ?? newId('ch')}`;
+    const key = keyOf(attempt);
     if ((await openInvoiceCharges(trx, invoice.id, key)).length > 0) {
       return { skip: 'payment_in_progress' as const };
     }
@@ -82,6 +105,7 @@ export async function collectInvoice(
       createdBy: null,
       profileUpdate: null,
       at: options.at,
+      attemptedAt: clock.now(),
     });
     const charge = await findChargeByKey(trx, key);
     return { invoice, attempt, key, method, chargeId: charge?.id ?? null };
@@ -90,37 +114,59 @@ export async function collectInvoice(
   if (!('invoice' in prepared)) return { status: 'skipped', reason: 'not_open' };
 
   const { invoice, attempt, key, method, chargeId } = prepared;
-  const outcome: PaymentIntentState = method
-    ? await gateway.charge({
-        amountCents: invoice.amount_due_cents,
-        providerPaymentMethodId: method.provider_payment_method_id,
-        idempotencyKey: key,
-        description: `Invoice ${invoice.number}`,
-        offSession: options.trigger === 'automatic',
-      })
-    : {
-        status: 'failed',
-        providerRef: null,
-        message: 'There is no default payment method to charge.',
-      };
-
-  return db.transaction().execute(async (trx): Promise<CollectResult> => {
-    const charge = chargeId ? await settleChargeIn(trx, chargeId, outcome, options.at) : null;
-    if (charge?.status === 'succeeded') return { status: 'paid' };
-    if (outcome.status === 'requires_action') {
-      return { status: 'requires_action', clientSecret: outcome.clientSecret };
+  let outcome: PaymentIntentState;
+  if (method) {
+    // A replay of an interrupted attempt (same key) renews the lease before it calls again.
+    if (chargeId) {
+      await db
+        .updateTable('charges')
+        .set({ attempted_at: clock.now() })
+        .where('id', '=', chargeId)
+        .where('status', '=', 'pending')
+        .execute();
     }
+    outcome = await gateway.charge({
+      amountCents: invoice.amount_due_cents,
+      providerPaymentMethodId: method.provider_payment_method_id,
+      idempotencyKey: key,
+      description: `Invoice ${invoice.number}`,
+      offSession: options.trigger === 'automatic',
+      metadata: { organization_id: invoice.organization_id, purpose: 'invoice' },
+    });
+  } else {
+    outcome = { status: 'failed', providerRef: null, message: NO_DEFAULT_CARD };
+  }
+
+  const result = await db.transaction().execute(async (trx) => {
+    const charge = chargeId ? await settleChargeIn(trx, chargeId, outcome, options.at) : null;
+    if (charge?.status === 'succeeded') return { result: { status: 'paid' } as const, charge };
+    if (outcome.status === 'requires_action') {
+      return {
+        result: { status: 'requires_action', clientSecret: outcome.clientSecret } as const,
+        charge,
+      };
+    }
+    if (outcome.status === 'processing')
+      return { result: { status: 'processing' } as const, charge };
     const current = await lockInvoice(trx, invoiceId);
-    if (!current || current.status !== 'open') return { status: 'skipped', reason: 'not_open' };
-    const message =
-      outcome.status === 'failed' ? outcome.message : 'The payment is still processing.';
+    if (!current || current.status !== 'open') {
+      return { result: { status: 'skipped', reason: 'not_open' } as const, charge };
+    }
+    const message = outcome.status === 'failed' ? outcome.message : 'Payment failed.';
     if (options.trigger !== 'automatic') {
       await trx
         .updateTable('invoices')
         .set({ payment_attempted: true })
         .where('id', '=', invoiceId)
         .execute();
-      return { status: 'failed', message, nextAttemptAt: current.next_payment_attempt_at };
+      return {
+        result: {
+          status: 'failed',
+          message,
+          nextAttemptAt: current.next_payment_attempt_at,
+        } as const,
+        charge,
+      };
     }
     const retryDays = RETRY_DAYS[attempt - 1];
     const nextAttemptAt =
@@ -136,6 +182,9 @@ export async function collectInvoice(
       })
       .where('id', '=', invoiceId)
       .execute();
-    return { status: 'failed', message, nextAttemptAt };
+    return { result: { status: 'failed', message, nextAttemptAt } as const, charge };
   });
+  // Money taken for an invoice paid meanwhile goes back at once (after commit).
+  if (result.charge) await refundOwed(deps, result.charge);
+  return result.result;
 }

@@ -1,11 +1,12 @@
-import type { Db } from '../../db/database.ts';
 import { invoicesDueForPayment } from '../../repositories/invoices.ts';
 import { subscriptionsDue } from '../../repositories/subscriptions.ts';
-import type { PaymentGateway } from '../payments/payment-gateway.ts';
-import { reconcileStaleCharges } from '../payments/reconcile-charges.ts';
+import type { PaymentDeps } from '../payments/payment-deps.ts';
+import { reconcileCharge, staleCharges } from '../payments/reconcile-charges.ts';
+import { chargesOwingRefunds, issueRefund } from '../payments/refund-charge.ts';
 import { closeCycle } from './close-cycle.ts';
 import { collectInvoice } from './collect-invoice.ts';
-import { enforceOverduePayments } from './restrictions.ts';
+import { JobFailures, type JobItemError } from './job-failures.ts';
+import { overdueCandidates, restrictIfOverdue } from './restrictions.ts';
 
 export interface BillingRunReport {
   closed: string[];
@@ -13,43 +14,79 @@ export interface BillingRunReport {
   failed: string[];
   restricted: string[];
   reconciled: string[];
+  refunded: string[];
+  /** Items that failed this run, each recorded with its reason and retried after a backoff. */
+  errors: JobItemError[];
+  /** Items skipped because they are waiting out the backoff of an earlier failure. */
+  deferred: number;
 }
 
 /** A cycle that closes more than this many times in one run means a clock far in the future: stop. */
 const MAX_CYCLES_PER_RUN = 120;
 
 /**
- * One pass of the billing job at `at`: closes every cycle that has ended (all of them, if the job runs
- * late), collects the invoices due, and restricts organizations with overdue payments. Safe to run from
- * several processes at once: every step locks what it changes and is keyed so it happens once.
+ * One pass of the billing job at `at` (the billing time; liveness and backoff go by the wall clock of
+ * `deps`): closes every cycle that has ended (all of them, if the job runs late), collects the invoices
+ * due, settles charges that lost their way, pays out refunds still owed, and restricts organizations with
+ * overdue payments. Each organization, invoice and charge is an item of its own: one that fails is
+ * recorded and backed off, and the run goes on with the others. Safe to run from several processes at
+ * once: every step locks what it changes and is keyed so it happens once.
  */
 export async function runBillingJobs(
-  db: Db,
-  gateway: PaymentGateway,
+  deps: PaymentDeps,
   at: Date,
   onlyOrganizationId?: string,
 ): Promise<BillingRunReport> {
-  const report: BillingRunReport = {
+  const { db } = deps;
+  // An operator running one organization by hand means it: no backoff stands in the way.
+  const items = await JobFailures.load(db, () => deps.clock.now(), {
+    honourBackoff: onlyOrganizationId === undefined,
+  });
+  const report: Omit<BillingRunReport, 'errors' | 'deferred'> = {
     closed: [],
     paid: [],
     failed: [],
     restricted: [],
     reconciled: [],
+    refunded: [],
   };
   const due = onlyOrganizationId ? [onlyOrganizationId] : await subscriptionsDue(db, at);
   for (const organizationId of due) {
-    for (let cycle = 0; cycle < MAX_CYCLES_PER_RUN; cycle++) {
-      const result = await closeCycle(db, organizationId, at);
-      if (result.status === 'not_due') break;
-      if (result.status === 'closed') report.closed.push(result.invoiceId);
-    }
+    await items.isolate('close_cycle', organizationId, organizationId, async () => {
+      for (let cycle = 0; cycle < MAX_CYCLES_PER_RUN; cycle++) {
+        const result = await closeCycle(db, organizationId, at);
+        if (result.status === 'not_due') break;
+        if (result.status === 'closed') report.closed.push(result.invoiceId);
+      }
+    });
   }
-  for (const invoiceId of await invoicesDueForPayment(db, at, onlyOrganizationId)) {
-    const result = await collectInvoice(db, gateway, invoiceId, { at, trigger: 'automatic' });
-    if (result.status === 'paid') report.paid.push(invoiceId);
-    if (result.status === 'failed') report.failed.push(invoiceId);
+  for (const invoice of await invoicesDueForPayment(db, at, onlyOrganizationId)) {
+    const result = await items.isolate('collect', invoice.id, invoice.organizationId, () =>
+      collectInvoice(deps, invoice.id, { at, trigger: 'automatic' }),
+    );
+    if (result?.status === 'paid') report.paid.push(invoice.id);
+    if (result?.status === 'failed') report.failed.push(invoice.id);
   }
-  report.reconciled = await reconcileStaleCharges(db, gateway, at);
-  report.restricted = await enforceOverduePayments(db, at);
-  return report;
+  for (const charge of await staleCharges(deps)) {
+    if (onlyOrganizationId && charge.organization_id !== onlyOrganizationId) continue;
+    const ended = await items.isolate('reconcile', charge.id, charge.organization_id, () =>
+      reconcileCharge(deps, charge),
+    );
+    if (ended) report.reconciled.push(charge.id);
+  }
+  for (const charge of await chargesOwingRefunds(deps)) {
+    if (onlyOrganizationId && charge.organization_id !== onlyOrganizationId) continue;
+    const refunded = await items.isolate('refund', charge.id, charge.organization_id, () =>
+      issueRefund(deps, charge),
+    );
+    if (refunded?.refund_status === 'succeeded') report.refunded.push(charge.id);
+  }
+  for (const organizationId of await overdueCandidates(db, at)) {
+    if (onlyOrganizationId && organizationId !== onlyOrganizationId) continue;
+    const restricted = await items.isolate('overdue', organizationId, organizationId, () =>
+      restrictIfOverdue(db, organizationId, at),
+    );
+    if (restricted) report.restricted.push(organizationId);
+  }
+  return { ...report, errors: items.errors, deferred: items.deferred };
 }

@@ -9,8 +9,8 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /**
  * The built-in invisible captcha: the server issues a random token to a signed-in user, keeps only its
- * hash, and a verification consumes it in one statement (DELETE ... RETURNING), so two requests racing
- * with one token cannot both pass. A token is good for 5 minutes and for the user it was issued to.
+ * hash, and a verification spends it in one statement (UPDATE ... RETURNING), so two requests racing
+ * with one token cannot both pass; the repeat of the request that spent it (same key) passes again. A token is good for 5 minutes and for the user it was issued to.
  */
 export class BuiltinCaptcha implements Captcha {
   readonly provider = 'builtin';
@@ -42,13 +42,26 @@ export class BuiltinCaptcha implements Captcha {
   }
 
   async verify(token: string, context: CaptchaContext): Promise<boolean> {
-    const consumed = await (context.db ?? this.db)
-      .deleteFrom('captcha_tokens')
+    const now = this.clock.now();
+    const where = this.db
+      .updateTable('captcha_tokens')
       .where('token_hash', '=', hash(token))
       .where('user_id', '=', context.userId)
-      .where('expires_at', '>', this.clock.now())
-      .returning('token_hash')
-      .executeTakeFirst();
-    return consumed !== undefined;
+      .where('expires_at', '>', now);
+    // One statement decides, so two requests racing with one token cannot both pass.
+    const spent = context.requestKey
+      ? await where
+          .set({ spent_by: context.requestKey })
+          .where((eb) =>
+            eb.or([eb('spent_by', 'is', null), eb('spent_by', '=', context.requestKey ?? '')]),
+          )
+          .returning('token_hash')
+          .executeTakeFirst()
+      : await where
+          .set({ spent_by: `once:${randomBytes(8).toString('hex')}` })
+          .where('spent_by', 'is', null)
+          .returning('token_hash')
+          .executeTakeFirst();
+    return spent !== undefined;
   }
 }

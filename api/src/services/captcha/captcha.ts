@@ -1,10 +1,11 @@
-import type { Db } from '../../db/database.ts';
-
 export interface CaptchaContext {
   userId: string;
   remoteIp?: string | undefined;
-  /** Consume a built-in token inside this transaction, so that a request that fails leaves it unused. */
-  db?: Db;
+  /**
+   * The request spending the token (its idempotency key): the same request sent again (a double submit)
+   * passes again with the same token, any other request does not. Without it a token passes once.
+   */
+  requestKey?: string;
 }
 
 /**
@@ -15,6 +16,9 @@ export interface Captcha {
   readonly provider: 'builtin' | 'hcaptcha';
   /** What the browser widget needs; null for the built-in captcha. */
   readonly siteKey: string | null;
-  /** True once for a good token: a token passes one verification only. */
+  /**
+   * True once for a good token: a token passes one verification only (or the repeats of the one request
+   * that spent it). Never called inside a database transaction: hCaptcha is a remote call.
+   */
   verify(token: string, context: CaptchaContext): Promise<boolean>;
 }

@@ -10,7 +10,6 @@ import {
   type TopUpResponse,
 } from '@meterline/domain';
 import type { z } from 'zod';
-import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import {
@@ -23,7 +22,7 @@ import { findPaymentMethod } from '../../repositories/payment-methods.ts';
 import { newId } from '../billing/ids.ts';
 import type { Captcha } from '../captcha/captcha.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../payments/charge-progress.ts';
-import type { PaymentGateway } from '../payments/payment-gateway.ts';
+import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payments/payment-methods.ts';
 import type { ProfileUpdate } from '../payments/settle-charge.ts';
 
@@ -32,10 +31,7 @@ export const IDEMPOTENCY_KEY_REUSED =
 export const BILLED_VIA_PARTNER =
   'This organization is billed via a partner: credits cannot be applied to its invoices';
 
-export interface TopUpDeps {
-  db: Db;
-  gateway: PaymentGateway;
-  clock: Clock;
+export interface TopUpDeps extends PaymentDeps {
   captcha: Captcha;
 }
 
@@ -54,11 +50,13 @@ export function topUpChargeKey(organizationId: string, clientKey: string): strin
 }
 
 /**
- * Buys credit with a saved card. In order: the captcha and the card are checked and a pending charge is
- * written under the idempotency key (one transaction: a failed check writes nothing); the provider is
- * asked to charge under the same key; the outcome settles the charge, and the move to `succeeded` adds
- * the credit in the same transaction. A repeated key resumes or answers the first attempt, without
- * checking the captcha again; a crash anywhere in between is finished by the next attempt with the key.
+ * Buys credit with a saved card. In order: the captcha is checked (outside any transaction), the card is
+ * checked and a pending charge is written under the idempotency key (one transaction: a failed check
+ * writes nothing); the provider is asked to charge under the same key; the outcome settles the charge,
+ * and the move to `succeeded` adds the credit in the same transaction. A repeated key resumes or answers
+ * the first attempt, without checking the captcha again, and only when it asks for the same amount, card
+ * and billing details (else 409); a crash anywhere in between is finished by the next attempt with the
+ * key, or by the billing job's reconciliation, which finds the provider's record by the same key.
  */
 export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<TopUpResponse> {
   const { db, clock } = deps;
@@ -66,8 +64,13 @@ export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<
   const profileUpdate = await profileUpdateOf(db, input.organizationId, input.body);
   const key = topUpChargeKey(input.organizationId, input.idempotencyKey ?? randomUUID());
 
+  const attempt: Attempt = {
+    paymentMethodId: input.body.payment_method_id,
+    amountCents,
+    profileUpdate,
+  };
   const existing = await findChargeByKey(db, key);
-  if (existing) return resume(deps, existing, input.body.payment_method_id, amountCents);
+  if (existing) return resume(deps, existing, attempt);
 
   // Its invoices come from the partner, so a credit here could never be used: take no money for it.
   const subscription = await db
@@ -77,8 +80,19 @@ export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<
     .executeTakeFirstOrThrow();
   if (subscription.billing_via_partner) throw new HttpError(409, BILLED_VIA_PARTNER);
 
+  // The captcha is asked before any transaction opens (hCaptcha is a remote call). A twin of this
+  // request (same key, same token) passes it too, and then finds the first one's charge.
+  const passed = await deps.captcha.verify(input.body.hcaptcha_token, {
+    userId: input.userId,
+    remoteIp: input.remoteIp,
+    requestKey: key,
+  });
+  if (!passed) throw new HttpError(400, CAPTCHA_FAILED_MESSAGE);
+
   const claimed = await db.transaction().execute(async (trx) => {
     const method = await findPaymentMethod(trx, input.organizationId, input.body.payment_method_id);
+    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    const now = clock.now();
     const charge = await insertPendingCharge(trx, {
       id: newId('ch'),
       organizationId: input.organizationId,
@@ -86,38 +100,41 @@ export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<
       purpose: 'top_up',
       amountCents,
       paymentMethodId: input.body.payment_method_id,
-      providerPaymentMethodId: method?.provider_payment_method_id ?? '',
+      providerPaymentMethodId: method.provider_payment_method_id,
       idempotencyKey: key,
       createdBy: input.userId,
       profileUpdate,
-      at: clock.now(),
+      at: now,
+      attemptedAt: now,
     });
-    // A twin with the same key got there first: it owns the captcha check and the provider call.
-    if (!charge) return null;
-    const passed = await deps.captcha.verify(input.body.hcaptcha_token, {
-      userId: input.userId,
-      remoteIp: input.remoteIp,
-      db: trx,
-    });
-    if (!passed) throw new HttpError(400, CAPTCHA_FAILED_MESSAGE);
-    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
-    return charge;
+    // A twin with the same key got there first: it owns the provider call.
+    return charge ?? null;
   });
   if (!claimed) {
     const twin = await findChargeByKey(db, key);
     if (!twin) throw new Error(`Top-up ${key} vanished`);
-    return resume(deps, twin, input.body.payment_method_id, amountCents);
+    return resume(deps, twin, attempt);
   }
   return toTopUpResponse(await chargeAndSettle(deps, claimed));
+}
+
+/** What a top-up request asks for; a repeat of its key must ask for exactly the same. */
+interface Attempt {
+  paymentMethodId: string;
+  amountCents: number;
+  profileUpdate: ProfileUpdate | null;
 }
 
 async function resume(
   deps: TopUpDeps,
   charge: ChargeRow,
-  paymentMethodId: string,
-  amountCents: number,
+  attempt: Attempt,
 ): Promise<TopUpResponse> {
-  if (charge.amount_cents !== amountCents || charge.payment_method_id !== paymentMethodId) {
+  if (
+    charge.amount_cents !== attempt.amountCents ||
+    charge.payment_method_id !== attempt.paymentMethodId ||
+    canonicalJson(charge.profile_update ?? null) !== canonicalJson(attempt.profileUpdate)
+  ) {
     throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
   }
   return toTopUpResponse(await resumeCharge(deps, charge));
@@ -127,6 +144,17 @@ function toTopUpResponse(progress: ChargeProgress): TopUpResponse {
   return progress.status === 'requires_action'
     ? { status: 'requires_action', payment_intent_secret: progress.clientSecret }
     : { status: progress.status, payment_intent_secret: null };
+}
+
+/** JSON with object keys in order, so a stored profile update compares equal to the same one sent again. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(
+          Object.entries(item as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
+      : item,
+  );
 }
 
 function firstMessage(error: z.ZodError): string {

@@ -1,15 +1,13 @@
-import type { Clock } from '../../clock.ts';
-import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import type { ChargeRow } from '../../repositories/charges.ts';
-import type { PaymentGateway, PaymentIntentState } from './payment-gateway.ts';
-import { settleCharge } from './settle-charge.ts';
+import type { PaymentDeps } from './payment-deps.ts';
+import type { PaymentIntentState } from './payment-gateway.ts';
+import { settleCharge } from './refund-charge.ts';
 
-export interface ChargeDeps {
-  db: Db;
-  gateway: PaymentGateway;
-  clock: Clock;
-}
+export type ChargeDeps = PaymentDeps;
+
+export const PAYMENT_REFUNDED =
+  'This invoice no longer needed paying when your payment completed: the payment was refunded.';
 
 /** Where a customer's charge stands after a request; a failure is a 402 with the provider's message. */
 export type ChargeProgress =
@@ -20,11 +18,18 @@ export type ChargeProgress =
 /**
  * The provider call and the settlement: the step a crash or a timeout leaves to the next attempt. The call
  * carries the charge's key, so a repeat is answered from the provider's record and charges nothing more.
+ * The caller's lease on the charge (`attempted_at`, wall clock) is written just before the call.
  */
 export async function chargeAndSettle(
   deps: ChargeDeps,
   charge: ChargeRow,
 ): Promise<ChargeProgress> {
+  await deps.db
+    .updateTable('charges')
+    .set({ attempted_at: deps.clock.now() })
+    .where('id', '=', charge.id)
+    .where('status', '=', 'pending')
+    .execute();
   const outcome = await deps.gateway.charge({
     amountCents: charge.amount_cents,
     providerPaymentMethodId: charge.provider_payment_method_id ?? '',
@@ -43,7 +48,7 @@ export async function chargeAndSettle(
 export async function resumeCharge(deps: ChargeDeps, charge: ChargeRow): Promise<ChargeProgress> {
   switch (charge.status) {
     case 'succeeded':
-      return { status: 'succeeded' };
+      return report(charge, null);
     case 'failed':
       throw new HttpError(402, charge.failure_message ?? 'Payment failed.');
     case 'requires_action':
@@ -70,17 +75,20 @@ async function settleAndReport(
   charge: ChargeRow,
   outcome: PaymentIntentState,
 ): Promise<ChargeProgress> {
-  const settled = await settleCharge(deps.db, charge.id, outcome, deps.clock.now());
+  const settled = await settleCharge(deps, charge.id, outcome, deps.clock.now());
+  return report(settled, outcome.status === 'requires_action' ? outcome.clientSecret : null);
+}
+
+function report(settled: ChargeRow, clientSecret: string | null): ChargeProgress {
   switch (settled.status) {
     case 'succeeded':
+      // The money came after the invoice stopped needing it: it went back, and the payer is told so.
+      if (settled.refund_status !== null) throw new HttpError(409, PAYMENT_REFUNDED);
       return { status: 'succeeded' };
     case 'failed':
       throw new HttpError(402, settled.failure_message ?? 'Payment failed.');
     case 'requires_action':
-      return {
-        status: 'requires_action',
-        clientSecret: outcome.status === 'requires_action' ? outcome.clientSecret : null,
-      };
+      return { status: 'requires_action', clientSecret };
     case 'pending':
       return { status: 'processing' };
   }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { InvoicePaymentResponse } from '@meterline/domain';
-import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import {
@@ -12,9 +11,9 @@ import {
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { newId } from '../billing/ids.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
-import type { PaymentGateway } from './payment-gateway.ts';
+import { settleOpenInvoiceCharges } from './open-charges.ts';
+import type { PaymentDeps } from './payment-deps.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from './payment-methods.ts';
-import { settleCharge } from './settle-charge.ts';
 
 export const INVOICE_NOT_FOUND = 'Invoice not found';
 export const NOTHING_TO_PAY = 'This invoice has nothing left to pay';
@@ -22,14 +21,8 @@ export const PAYMENT_IN_PROGRESS = 'A payment of this invoice is already in prog
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used with a different payment method';
 const SUPERSEDED = 'Replaced by a newer payment attempt.';
-/** A pending charge younger than this is another request still talking to the provider. */
-const IN_FLIGHT_MS = 10 * 60_000;
 
-export interface PayInvoiceDeps {
-  db: Db;
-  gateway: PaymentGateway;
-  clock: Clock;
-}
+export type PayInvoiceDeps = PaymentDeps;
 
 /** The charge key of a Pay Now attempt: the same as the engine's collect-invoice uses for pay_now. */
 export function invoicePaymentKey(invoiceId: string, clientKey: string): string {
@@ -53,8 +46,8 @@ export interface PayInvoiceInput {
  * by the request's Idempotency-Key is written before the provider call; success marks the invoice paid
  * and lifts an overdue restriction in the same transaction (see settle-charge). A retry or a double
  * submit with the key charges once, and after 3-D Secure it settles from the provider's record of the
- * intent; another attempt while one is in flight is refused; an abandoned 3-D Secure attempt is cancelled
- * before a new one.
+ * intent. Other payments of the invoice are first brought to where the provider says they are: one still
+ * in flight refuses the new attempt (409), one waiting for an abandoned challenge is cancelled.
  */
 export async function payInvoice(
   deps: PayInvoiceDeps,
@@ -77,19 +70,27 @@ export async function payInvoice(
   if (!(await gateway.mayCharge(input.organizationId, providerPaymentMethodId))) {
     throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
   }
-  await cancelAbandonedAttempts(deps, input.invoiceId, key);
+  // Another payment of this invoice (the engine's, an earlier attempt) is asked of the provider, never
+  // guessed from its age: settled if it ended, cancelled if it waits for an abandoned challenge.
+  const standing = await settleOpenInvoiceCharges(deps, input.invoiceId, key, {
+    cancelWaiting: { message: SUPERSEDED },
+  });
+  if (standing === 'in_flight') {
+    const twin = await findChargeByKey(db, key);
+    if (twin) return resume(deps, twin, input);
+    throw new HttpError(409, PAYMENT_IN_PROGRESS);
+  }
 
   const claimed = await db.transaction().execute(async (trx) => {
     // Invoice lock first, then the key: a twin that got here first is found, not refused.
     await lockInvoice(trx, input.invoiceId);
     if (await findChargeByKey(trx, key)) return null;
     const invoice = await checkPayable(trx, input.organizationId, input.invoiceId);
-    const others = await openInvoiceCharges(trx, invoice.id, key);
-    const inFlight = others.some(
-      (charge) =>
-        charge.status === 'pending' &&
-        clock.now().getTime() - charge.updated_at.getTime() < IN_FLIGHT_MS,
-    );
+    // One that started since (we hold the invoice lock now) is in flight by definition.
+    if ((await openInvoiceCharges(trx, invoice.id, key)).length > 0) {
+      throw new HttpError(409, PAYMENT_IN_PROGRESS);
+    }
+    const now = clock.now();
     const charge = await insertPendingCharge(trx, {
       id: newId('ch'),
       organizationId: invoice.organization_id,
@@ -101,9 +102,9 @@ export async function payInvoice(
       idempotencyKey: key,
       createdBy: input.userId,
       profileUpdate: null,
-      at: clock.now(),
+      at: now,
+      attemptedAt: now,
     });
-    if (charge && inFlight) throw new HttpError(409, PAYMENT_IN_PROGRESS);
     return charge ?? null;
   });
   if (!claimed) {
@@ -122,25 +123,6 @@ async function checkPayable(db: Db, organizationId: string, invoiceId: string) {
   const payable = invoice.status === 'open' || invoice.status === 'uncollectible';
   if (!payable || invoice.amount_due_cents <= 0) throw new HttpError(409, NOTHING_TO_PAY);
   return invoice;
-}
-
-/**
- * An earlier attempt left waiting for 3-D Secure could still be completed later and pay the invoice a
- * second time: it is cancelled at the provider first (or, if it succeeded meanwhile, settled).
- */
-async function cancelAbandonedAttempts(deps: PayInvoiceDeps, invoiceId: string, key: string) {
-  const waiting = (await openInvoiceCharges(deps.db, invoiceId, key)).filter(
-    (charge) => charge.status === 'requires_action' && charge.provider_ref,
-  );
-  for (const charge of waiting) {
-    const state = await deps.gateway.cancelPaymentIntent(charge.provider_ref ?? '');
-    await settleCharge(
-      deps.db,
-      charge.id,
-      state.status === 'failed' ? { ...state, message: SUPERSEDED } : state,
-      deps.clock.now(),
-    );
-  }
 }
 
 /** The same key again (a double submit, a retry, the page back from 3-D Secure): the first attempt's state. */

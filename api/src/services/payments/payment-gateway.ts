@@ -30,6 +30,15 @@ export type ChargeOutcome =
 /** What a payment intent is now: a charge outcome, or still processing at the provider. */
 export type PaymentIntentState = ChargeOutcome | { status: 'processing'; providerRef: string };
 
+export interface RefundRequest {
+  /** The payment intent whose money goes back. */
+  providerRef: string;
+  amountCents: number;
+  /** The same key never refunds twice. */
+  idempotencyKey: string;
+  reason: string;
+}
+
 export interface ChargeRequest {
   amountCents: number;
   providerPaymentMethodId: string;
@@ -83,10 +92,20 @@ export interface PaymentGateway {
    * card, or one the provider does not know, is refused.
    */
   mayCharge(organizationId: string, providerPaymentMethodId: string): Promise<boolean>;
-  /** Creates and confirms a payment intent; off session the engine's, on session the customer's. */
-  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /**
+   * Creates and confirms a payment intent; off session the engine's, on session the customer's. A
+   * payment still processing at the provider is not a failure: it settles later (event or reconciliation).
+   */
+  charge(request: ChargeRequest): Promise<PaymentIntentState>;
   /** The current state of a payment intent, as the provider has it. */
   retrievePaymentIntent(providerRef: string): Promise<PaymentIntentState>;
+  /**
+   * The payment intent the provider holds for a charge key (the idempotency key every charge call
+   * carries), or null when it has none: the way back to a charge whose response was lost.
+   */
+  findPaymentIntentByKey(idempotencyKey: string): Promise<PaymentIntentState | null>;
+  /** Gives a succeeded payment's money back; answers the provider's refund id. */
+  refund(request: RefundRequest): Promise<{ refundRef: string }>;
   /** Cancels a payment intent still waiting for the customer; answers its state afterwards. */
   cancelPaymentIntent(providerRef: string): Promise<PaymentIntentState>;
   createSetupIntent(request: SetupIntentRequest): Promise<CreatedSetupIntent>;

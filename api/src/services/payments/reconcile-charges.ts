@@ -1,38 +1,58 @@
-import type { Db } from '../../db/database.ts';
-import type { PaymentGateway } from './payment-gateway.ts';
-import { settleCharge } from './settle-charge.ts';
+import { sql } from 'kysely';
+import type { ChargeRow } from '../../repositories/charges.ts';
+import { IN_FLIGHT_LEASE_MS, refreshCharge } from './open-charges.ts';
+import type { PaymentDeps } from './payment-deps.ts';
 
-/** A charge left waiting this long has lost its request and its event: ask the provider instead. */
+/** A charge waiting this long for the customer or the provider has maybe lost its event: ask. */
 export const STALE_CHARGE_MINUTES = 15;
 
 /**
- * Settles charges stuck in `pending` or `requires_action` (a request that died after the provider call, an
- * event that never arrived) from the provider's own record of the intent. Settling is the guarded state
- * machine, so a charge settled meanwhile by anyone else is left as it is.
+ * Charges that may have lost their way (a request that died before or after the provider call, an event
+ * that never arrived, a 3-D Secure challenge nobody answered), by wall-clock time:
+ * - pending with no provider record known: once the caller's in-flight lease has passed (the provider is
+ *   then asked by the charge key: a response lost on the way back is found that way);
+ * - pending at the provider (processing), or waiting for 3-D Secure: after STALE_CHARGE_MINUTES without
+ *   news, or at once when the challenge has expired.
+ * Top-ups and invoice payments alike.
  */
-export async function reconcileStaleCharges(
-  db: Db,
-  gateway: PaymentGateway,
-  at: Date,
-): Promise<string[]> {
-  const stale = await db
+export function staleCharges(deps: PaymentDeps, limit = 100): Promise<ChargeRow[]> {
+  const now = deps.clock.now();
+  const leaseEnd = new Date(now.getTime() - IN_FLIGHT_LEASE_MS);
+  const staleBefore = new Date(now.getTime() - STALE_CHARGE_MINUTES * 60_000);
+  return deps.db
     .selectFrom('charges')
-    .select(['id', 'provider_ref'])
+    .selectAll()
     .where('status', 'in', ['pending', 'requires_action'])
-    .where('provider_ref', 'is not', null)
-    .where('updated_at', '<', new Date(at.getTime() - STALE_CHARGE_MINUTES * 60_000))
-    .orderBy('updated_at')
-    .limit(100)
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('status', '=', 'pending'),
+          eb('provider_ref', 'is', null),
+          eb.or([eb('attempted_at', 'is', null), eb('attempted_at', '<', leaseEnd)]),
+        ]),
+        eb.and([eb('provider_ref', 'is not', null), eb('updated_at', '<', staleBefore)]),
+        eb.and([eb('status', '=', 'requires_action'), eb('action_expires_at', '<=', now)]),
+      ]),
+    )
+    .orderBy(sql`coalesce(attempted_at, updated_at)`)
+    .limit(limit)
     .execute();
+}
+
+/**
+ * Settles what the provider says of one stale charge (the guarded state machine leaves a charge settled
+ * meanwhile by anyone else as it is); answers whether it ended (succeeded or failed).
+ */
+export async function reconcileCharge(deps: PaymentDeps, charge: ChargeRow): Promise<boolean> {
+  const standing = await refreshCharge(deps, charge);
+  return standing.status === 'settled';
+}
+
+/** Every stale charge reconciled; a provider failure on one is thrown (the billing job isolates it). */
+export async function reconcileStaleCharges(deps: PaymentDeps): Promise<string[]> {
   const settled: string[] = [];
-  for (const charge of stale) {
-    try {
-      const state = await gateway.retrievePaymentIntent(charge.provider_ref ?? '');
-      const after = await settleCharge(db, charge.id, state, at);
-      if (after.status === 'succeeded' || after.status === 'failed') settled.push(charge.id);
-    } catch {
-      // The provider could not answer for this one now; the next run asks again.
-    }
+  for (const charge of await staleCharges(deps)) {
+    if (await reconcileCharge(deps, charge)) settled.push(charge.id);
   }
   return settled;
 }

@@ -13,6 +13,12 @@ export interface ProfileUpdate {
   tax_id?: TaxId;
 }
 
+/** How long a payment may wait for the customer's 3-D Secure answer before it is abandoned. */
+export const ACTION_TIMEOUT_MS = 60 * 60_000;
+
+export const REFUND_INVOICE_PAID = 'The invoice had already been paid by another payment.';
+export const REFUND_INVOICE_VOID = 'The invoice was forgiven before this payment completed.';
+
 /**
  * The state machine of a charge, one transition per call, under a row lock:
  *
@@ -23,7 +29,10 @@ export interface ProfileUpdate {
  *
  * The effect of the money (a top-up's credit, an invoice marked paid) happens in the same transaction as
  * the move into `succeeded`, and only on that move: whoever settles first (the request, a retry, the
- * provider's event) applies it, everyone after finds it done. A failure never undoes a success.
+ * provider's event) applies it, everyone after finds it done. A failure never undoes a success. A success
+ * for an invoice that no longer needed paying (paid by another charge, forgiven) is kept as a success and
+ * marked for refund in the same transaction; the refund itself goes to the provider after commit
+ * (refund-charge), so no money taken is ever left unaccounted for.
  */
 export async function settleChargeIn(
   trx: Db,
@@ -50,10 +59,17 @@ export async function settleChargeIn(
         status: 'succeeded',
         provider_ref: providerRef,
         failure_message: null,
+        action_expires_at: null,
         updated_at: at,
       });
-      await applyEffect(trx, updated, at);
-      return updated;
+      const refundReason = await applyEffect(trx, updated, at);
+      if (!refundReason) return updated;
+      return update(trx, chargeId, {
+        provider_ref: providerRef,
+        refund_status: 'pending',
+        refund_reason: refundReason,
+        updated_at: at,
+      });
     }
     case 'failed':
       if (charge.status !== 'pending' && charge.status !== 'requires_action') return charge;
@@ -61,6 +77,7 @@ export async function settleChargeIn(
         status: 'failed',
         provider_ref: providerRef,
         failure_message: state.message,
+        action_expires_at: null,
         updated_at: at,
       });
     case 'requires_action':
@@ -68,21 +85,13 @@ export async function settleChargeIn(
       return update(trx, chargeId, {
         status: 'requires_action',
         provider_ref: providerRef,
+        action_expires_at: new Date(at.getTime() + ACTION_TIMEOUT_MS),
         updated_at: at,
       });
     case 'processing':
       if (charge.status !== 'pending' || charge.provider_ref === providerRef) return charge;
       return update(trx, chargeId, { provider_ref: providerRef, updated_at: at });
   }
-}
-
-export function settleCharge(
-  db: Db,
-  chargeId: string,
-  state: PaymentIntentState,
-  at: Date,
-): Promise<ChargeRow> {
-  return db.transaction().execute((trx) => settleChargeIn(trx, chargeId, state, at));
 }
 
 function update(
@@ -92,6 +101,9 @@ function update(
     status?: ChargeRow['status'];
     provider_ref: string | null;
     failure_message?: string | null;
+    action_expires_at?: Date | null;
+    refund_status?: 'pending';
+    refund_reason?: string;
     updated_at: Date;
   },
 ): Promise<ChargeRow> {
@@ -103,7 +115,8 @@ function update(
     .executeTakeFirstOrThrow();
 }
 
-async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<void> {
+/** Applies what the money was for; answers why it must be refunded when it no longer could be. */
+async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string | null> {
   if (charge.purpose === 'top_up') {
     const credited = await trx
       .updateTable('subscriptions')
@@ -118,11 +131,14 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<void> 
     if (charge.profile_update) {
       await applyProfileUpdate(trx, charge.organization_id, charge.profile_update as ProfileUpdate);
     }
-    return;
+    return null;
   }
-  if (!charge.invoice_id) return;
+  if (!charge.invoice_id) return null;
   const invoice = await lockInvoice(trx, charge.invoice_id);
-  if (!invoice || (invoice.status !== 'open' && invoice.status !== 'uncollectible')) return;
+  if (!invoice) throw new Error(`Charge ${charge.id}: no invoice ${charge.invoice_id}`);
+  if (invoice.status !== 'open' && invoice.status !== 'uncollectible') {
+    return invoice.status === 'void' ? REFUND_INVOICE_VOID : REFUND_INVOICE_PAID;
+  }
   await trx
     .updateTable('invoices')
     .set({
@@ -135,6 +151,7 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<void> 
     .where('id', '=', invoice.id)
     .execute();
   await liftOverdueRestriction(trx, invoice.organization_id, at);
+  return null;
 }
 
 async function applyProfileUpdate(

@@ -5,7 +5,7 @@ import {
   CardError,
   ProviderUnavailableError,
   type CardDetails,
-  type ChargeOutcome,
+  type RefundRequest,
   type ChargeRequest,
   type CreatedSetupIntent,
   type PaymentGateway,
@@ -119,24 +119,50 @@ export class StripeGateway implements PaymentGateway {
     return owner === null || owner === (await this.findCustomer(organizationId));
   }
 
-  async charge(request: ChargeRequest): Promise<ChargeOutcome> {
-    const state = await this.createPaymentIntent(request);
-    // Cards settle at once; "processing" is for slower methods. The engine's off-session path only knows
-    // final outcomes, and the webhook settles the charge if it succeeds later.
-    if (state.status === 'processing') {
-      return {
-        status: 'failed',
-        providerRef: state.providerRef,
-        message: 'The payment is processing.',
-      };
-    }
-    return state;
+  async charge(request: ChargeRequest): Promise<PaymentIntentState> {
+    // "processing" is not a failure: the webhook (or reconciliation, by the charge key) settles it later.
+    return this.createPaymentIntent(request);
+  }
+
+  async findPaymentIntentByKey(idempotencyKey: string): Promise<PaymentIntentState | null> {
+    // Every intent carries its charge key in its metadata. Search is eventually consistent (about a
+    // minute), which is why nobody asks before a charge's in-flight lease (five minutes) has passed.
+    const found = await this.call(() =>
+      this.stripe.paymentIntents.search({
+        query: `metadata['charge_key']:'${searchLiteral(idempotencyKey)}'`,
+        limit: 1,
+      }),
+    );
+    const intent = found.data[0];
+    return intent ? stateOf(intent) : null;
+  }
+
+  async refund(request: RefundRequest): Promise<{ refundRef: string }> {
+    const refund = await this.call(() =>
+      this.stripe.refunds.create(
+        {
+          payment_intent: request.providerRef,
+          amount: request.amountCents,
+          metadata: { reason: request.reason.slice(0, 500) },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      ),
+    );
+    return { refundRef: refund.id };
   }
 
   private async createPaymentIntent(request: ChargeRequest): Promise<PaymentIntentState> {
-    const method = await this.call(() =>
-      this.stripe.paymentMethods.retrieve(request.providerPaymentMethodId),
-    );
+    let method: Stripe.PaymentMethod;
+    try {
+      method = await this.stripe.paymentMethods.retrieve(request.providerPaymentMethodId);
+    } catch (error) {
+      // A card the provider no longer knows (detached, deleted) is a decline of that card, not an
+      // outage: the invoice goes on to its retries and the other organizations' charges go on.
+      if (isMissingResource(error)) {
+        return { status: 'failed', providerRef: null, message: FOREIGN_PAYMENT_METHOD };
+      }
+      throw unavailable(error);
+    }
     let customer = customerIdOf(method.customer);
     if (request.organizationId) {
       // The intent belongs to the payer's customer: the provider then refuses a card saved for anyone
@@ -170,6 +196,9 @@ export class StripeGateway implements PaymentGateway {
           providerRef: error.payment_intent?.id ?? null,
           message: error.message,
         };
+      }
+      if (isMissingResource(error)) {
+        return { status: 'failed', providerRef: null, message: FOREIGN_PAYMENT_METHOD };
       }
       throw unavailable(error);
     }
@@ -253,6 +282,17 @@ function setupStatusOf(status: string): SetupIntentStatus {
   return (SETUP_STATUSES as readonly string[]).includes(status)
     ? (status as SetupIntentStatus)
     : 'processing';
+}
+
+function isMissingResource(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing'
+  );
+}
+
+/** A string inside single quotes of Stripe's search query language. */
+function searchLiteral(value: string): string {
+  return value.replaceAll('\\', '\\\\').replaceAll("'", "\\'");
 }
 
 function unavailable(error: unknown): ProviderUnavailableError {
