@@ -51,6 +51,8 @@ export interface AppDeps {
   store: DatabaseHandle['kind'];
   clock: Clock;
   gateway: PaymentGateway;
+  /** The built-in simulator behind `gateway` (which may wrap it), when it is the provider. */
+  simulator?: PaymentSimulator | null;
 }
 
 /** How long the access guard keeps a session's answer (embedded database only). */
@@ -64,6 +66,7 @@ export async function buildApp({
   store,
   clock,
   gateway,
+  simulator: builtinSimulator,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -140,8 +143,9 @@ export async function buildApp({
     webhookSecret: config.STRIPE_WEBHOOK_SECRET,
   });
   // The simulator's browser side exists only while it is the provider.
-  if (gateway instanceof PaymentSimulator) {
-    await app.register(simulatorRoutes, { db, simulator: gateway, clock });
+  const simulator = builtinSimulator ?? (gateway instanceof PaymentSimulator ? gateway : null);
+  if (simulator) {
+    await app.register(simulatorRoutes, { db, simulator, clock });
   }
 
   await registerWebApp(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);

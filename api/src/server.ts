@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { BillingScheduler } from './services/billing/billing-scheduler.ts';
 import { createPaymentGateway } from './services/payments/create-gateway.ts';
 import type { PaymentGateway } from './services/payments/payment-gateway.ts';
+import { PaymentSimulator } from './services/payments/simulator.ts';
 import { isSeeded, seedDemoWorld } from './seed/demo-world.ts';
 
 export interface StartOptions {
@@ -15,6 +16,11 @@ export interface StartOptions {
   schema?: string;
   /** Keep the embedded database in memory instead of under DATA_DIR. */
   inMemory?: boolean;
+  /**
+   * Wraps the payment port the server uses (tests inject a flaky network or a slow provider at the
+   * port's boundary this way; the port behind it stays the real adapter).
+   */
+  wrapGateway?: (gateway: PaymentGateway) => PaymentGateway;
 }
 
 export interface RunningServer {
@@ -43,13 +49,15 @@ export async function prepare(
     if (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db))) {
       await seedDemoWorld(database.db, clock);
     }
-    const gateway = createPaymentGateway(database.db, clock, config);
+    const built = createPaymentGateway(database.db, clock, config);
+    const gateway = options.wrapGateway ? options.wrapGateway(built) : built;
     const app = await buildApp({
       config,
       db: database.db,
       store: database.kind,
       clock,
       gateway,
+      simulator: built instanceof PaymentSimulator ? built : null,
     });
     return { app, database, gateway };
   } catch (error) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
 import { configFrom, type Config } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
 import type { Clock } from '../../src/clock.ts';
 
 export type TestDatabase = 'pglite' | 'postgres';
@@ -24,6 +24,7 @@ export interface StartTestServerOptions {
   database?: TestDatabase;
   env?: Partial<Record<keyof Config, string>>;
   clock?: Clock;
+  wrapGateway?: StartOptions['wrapGateway'];
 }
 
 /** A real server on a real socket, over a fresh database seeded with the demo world. */
@@ -47,6 +48,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     inMemory: true,
     ...(schema ? { schema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.wrapGateway ? { wrapGateway: options.wrapGateway } : {}),
   });
   return {
     ...server,

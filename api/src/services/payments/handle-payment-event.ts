@@ -1,9 +1,10 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { lockChargeForIntent } from '../../repositories/charges.ts';
+import { lockChargeForIntent, type ChargeRow } from '../../repositories/charges.ts';
 import type { PaymentEvent } from './payment-event.ts';
 import type { PaymentGateway, SetupIntentState } from './payment-gateway.ts';
 import { recordSetupCardIn } from './payment-methods.ts';
+import { refundOwed } from './refund-charge.ts';
 import { settleChargeIn } from './settle-charge.ts';
 
 export interface PaymentEventDeps {
@@ -31,7 +32,8 @@ export async function handlePaymentEvent(
     setup = await gateway.retrieveSetupIntent(event.providerSetupIntentId);
   }
   const at = clock.now();
-  return db.transaction().execute(async (trx): Promise<EventResult> => {
+  let settled: ChargeRow | null = null;
+  const result = await db.transaction().execute(async (trx): Promise<EventResult> => {
     const recorded = await trx
       .insertInto('payment_events')
       .values({ id: event.id, provider: gateway.provider, type: event.type, received_at: at })
@@ -47,7 +49,7 @@ export async function handlePaymentEvent(
     }
     const charge = await lockChargeForIntent(trx, event.providerRef, event.chargeKey);
     if (!charge) return 'unknown';
-    await settleChargeIn(
+    settled = await settleChargeIn(
       trx,
       charge.id,
       event.type === 'payment_intent.succeeded'
@@ -57,6 +59,9 @@ export async function handlePaymentEvent(
     );
     return 'applied';
   });
+  // A success for an invoice that no longer needed paying is refunded once committed.
+  if (settled) await refundOwed(deps, settled);
+  return result;
 }
 
 async function alreadyApplied(db: Db, eventId: string): Promise<boolean> {
