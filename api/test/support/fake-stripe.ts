@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
  */
 
 /** How a test card behaves when charged, as Stripe's test payment methods do. */
-export type FakeCardKind = 'visa' | 'declined' | 'authenticate';
+export type FakeCardKind = 'visa' | 'declined' | 'authenticate' | 'processing';
 
 export const FAKE_DECLINE_MESSAGE = 'Your card was declined.';
 export const FAKE_AUTHENTICATION_FAILED =
@@ -28,7 +28,8 @@ export interface FakePaymentIntent {
   object: 'payment_intent';
   amount: number;
   currency: string;
-  status: 'succeeded' | 'requires_action' | 'requires_payment_method' | 'canceled';
+  status: 'succeeded' | 'requires_action' | 'requires_payment_method' | 'canceled' | 'processing';
+  amount_refunded: number;
   client_secret: string;
   customer: string | null;
   payment_method: string;
@@ -78,6 +79,7 @@ export class FakeStripe {
   private readonly methods = new Map<string, FakePaymentMethod>();
   private readonly intents = new Map<string, FakePaymentIntent>();
   private readonly replies = new Map<string, { params: string; reply: Sent }>();
+  readonly refunds: { id: string; payment_intent: string; amount: number }[] = [];
   private readonly server = createServer((request, response) => void this.serve(request, response));
 
   private constructor() {}
@@ -141,6 +143,17 @@ export class FakeStripe {
     return intent;
   }
 
+  /** A payment method Stripe no longer knows (detached and deleted, or of another account). */
+  forget(paymentMethodId: string): void {
+    this.methods.delete(paymentMethodId);
+  }
+
+  /** A processing payment (a slow bank) comes through. */
+  finishProcessing(intentId: string): void {
+    const intent = this.intent(intentId);
+    if (intent.status === 'processing') intent.status = 'succeeded';
+  }
+
   /** Requests that created a payment intent (a replay of a key is a request too). */
   intentCreations(): FakeRequest[] {
     return this.requests.filter(
@@ -153,7 +166,9 @@ export class FakeStripe {
     for await (const chunk of request) text += String(chunk);
     const url = new URL(request.url ?? '/', 'http://fake');
     const method = request.method ?? 'GET';
-    const params = Object.fromEntries(new URLSearchParams(text));
+    const params = Object.fromEntries(
+      new URLSearchParams(method === 'GET' ? url.searchParams : text),
+    );
     const idempotencyKey = headerOf(request, 'idempotency-key');
     this.requests.push({ method, path: url.pathname, idempotencyKey, params });
 
@@ -191,8 +206,10 @@ export class FakeStripe {
     if (version !== 'v1') return stripeError(404, 'invalid_request_error', `Unrecognized ${path}`);
     if (method === 'POST' && resource === 'customers' && !id) return this.createCustomer(params);
     if (method === 'GET' && resource === 'payment_methods' && id) return this.retrieveMethod(id);
+    if (method === 'POST' && resource === 'refunds' && !id) return this.createRefund(params);
     if (resource === 'payment_intents') {
       if (method === 'POST' && !id) return this.createIntent(params);
+      if (method === 'GET' && id === 'search') return this.searchIntents(params.query ?? '');
       if (method === 'GET' && id && !action) {
         const intent = this.intents.get(id);
         return intent ? { status: 200, body: intent } : missing('payment_intent', id);
@@ -215,7 +232,9 @@ export class FakeStripe {
   private retrieveMethod(id: string): Answer {
     const method = this.methods.get(id);
     if (!method) return missing('PaymentMethod', id);
-    const last4 = { visa: '4242', declined: '0002', authenticate: '3155' }[method.kind];
+    const last4 = { visa: '4242', declined: '0002', authenticate: '3155', processing: '1234' }[
+      method.kind
+    ];
     return {
       status: 200,
       body: {
@@ -256,8 +275,10 @@ export class FakeStripe {
       metadata: metadataOf(params),
       last_payment_error: null,
       next_action: null,
+      amount_refunded: 0,
     };
     this.intents.set(id, intent);
+    if (method.kind === 'processing') intent.status = 'processing';
     if (method.kind === 'authenticate') {
       intent.status = 'requires_action';
       intent.next_action = { type: 'use_stripe_sdk' };
@@ -272,6 +293,33 @@ export class FakeStripe {
       });
     }
     return { status: 200, body: intent };
+  }
+
+  /** Only the query the adapter makes: metadata['charge_key']:'…'. */
+  private searchIntents(query: string): Answer {
+    const key = /^metadata\['charge_key'\]:'((?:[^'\\]|\\.)*)'$/.exec(query)?.[1];
+    if (key === undefined) return stripeError(400, 'invalid_request_error', `Bad query ${query}`);
+    const wanted = key.replace(/\\(.)/g, '$1');
+    const data = [...this.intents.values()].filter(
+      (intent) => intent.metadata.charge_key === wanted,
+    );
+    return {
+      status: 200,
+      body: { object: 'search_result', data, has_more: false, url: '/v1/payment_intents/search' },
+    };
+  }
+
+  private createRefund(params: Record<string, string>): Answer {
+    const intent = this.intents.get(params.payment_intent ?? '');
+    if (!intent) return missing('payment_intent', params.payment_intent ?? '');
+    const amount = Number(params.amount ?? intent.amount - intent.amount_refunded);
+    if (intent.status !== 'succeeded' || intent.amount_refunded + amount > intent.amount) {
+      return stripeError(400, 'invalid_request_error', 'This payment cannot be refunded.');
+    }
+    intent.amount_refunded += amount;
+    const refund = { id: newId('re'), payment_intent: intent.id, amount };
+    this.refunds.push(refund);
+    return { status: 200, body: { ...refund, object: 'refund', status: 'succeeded' } };
   }
 
   private cancelIntent(id: string): Answer {
