@@ -398,6 +398,81 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(await balanceOf(as('owner'), 'acme-pro')).toBe(before + 1_234);
   });
 
+  it('in any order of Pay Now, the engine with a lost answer, a late event and the job: one payment kept, every payment recorded', async () => {
+    type Step = 'engine' | 'payNow' | 'event' | 'job';
+    const orders: Step[][][] = [
+      [['engine'], ['payNow'], ['event'], ['job']],
+      [['engine'], ['event'], ['payNow'], ['job']],
+      [['engine'], ['job'], ['payNow'], ['event']],
+      [['payNow'], ['engine'], ['event'], ['job']],
+      [['job'], ['engine'], ['payNow'], ['event']],
+      [['engine', 'payNow'], ['event'], ['job']],
+      [['payNow', 'engine'], ['job'], ['event']],
+      [['engine'], ['payNow', 'event'], ['job']],
+      [['engine'], ['job', 'payNow'], ['event']],
+      [['engine', 'payNow', 'event', 'job']],
+    ];
+    const organizationId = await orgId('acme-pro');
+    const card = await paymentMethod(as('owner'), CARDS.visa);
+    for (const [index, order] of orders.entries()) {
+      const label = order.map((group) => group.join('+')).join(' → ');
+      const invoiceId = await dueInvoice('acme-pro', 7, 100 * (index + 1));
+      const amount = await amountDue(invoiceId);
+      const engineKey = `invoice:${invoiceId}:attempt:${100 * (index + 1) + 1}`;
+      const run: Record<Step, () => Promise<unknown>> = {
+        engine: async () => {
+          port().fail('charge', 'after', {
+            matches: (request) =>
+              (request as { idempotencyKey: string }).idempotencyKey === engineKey,
+          });
+          await automatic(invoiceId).catch(() => undefined);
+        },
+        payNow: () => payNow(as('owner'), 'acme-pro', invoiceId, card, `any-order-${index}`),
+        event: async () => {
+          const intent = await port().findPaymentIntentByKey(engineKey);
+          if (intent?.status !== 'succeeded') return;
+          await handlePaymentEvent(deps(), {
+            id: `evt_any_order_${index}`,
+            type: 'payment_intent.succeeded',
+            providerRef: intent.providerRef,
+            chargeKey: engineKey,
+          });
+        },
+        job: async () => {
+          clock.advance(6 * MINUTE);
+          await runBillingJobs(deps(), clock.now(), organizationId);
+        },
+      };
+      for (const group of order) await Promise.all(group.map((step) => run[step]()));
+      port().clear();
+      // Whatever is left settles with the next runs of the job.
+      await run.job();
+      await run.job();
+
+      const after = await ledger(invoiceId);
+      expect(after.invoice.status, label).toBe('paid');
+      expect(after.taken, label).toBe(amount);
+      const kept = after.charges.filter(
+        (charge) => charge.status === 'succeeded' && charge.refund_status === null,
+      );
+      expect(kept, label).toHaveLength(1);
+      // Every payment the provider took is one of our charges: kept, or refunded and marked so.
+      const intents = await db()
+        .selectFrom('simulator_payment_intents')
+        .select(['idempotency_key', 'amount_cents', 'refunded_cents'])
+        .where('idempotency_key', 'like', `invoice:${invoiceId}:%`)
+        .where('status', '=', 'succeeded')
+        .execute();
+      for (const intent of intents) {
+        const charge = after.charges.find((row) => row.idempotency_key === intent.idempotency_key);
+        expect(charge?.status, label).toBe('succeeded');
+        expect(Number(intent.refunded_cents) > 0, label).toBe(
+          charge?.refund_status === 'succeeded',
+        );
+      }
+    }
+  });
+
   it('goes on with every other organization when one item fails, records why, and backs off (item 5)', async () => {
     const failing = await dueInvoice('acme-pro', 6);
     // acme-team's newest invoice again, under attempt keys the test above did not use.
