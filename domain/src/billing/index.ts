@@ -11,3 +11,4 @@ export * from './proration.ts';
 export * from './invoices.ts';
 export * from './invoice-grouping.ts';
 export * from './format.ts';
+export * from './plan-change.ts';

@@ -1,0 +1,122 @@
+import type { Cents } from '../money/cents.ts';
+import { sumCents, toCents } from '../money/cents.ts';
+import type { PlanId } from '../organization/plans.ts';
+import { addMonthsClamped, type Cycle } from '../calendar/billing-cycle.ts';
+import { BILLING_PLANS, planChangeType } from './billing-plans.ts';
+import { unusedCredit } from './proration.ts';
+
+/** One line of the invoice a plan change issues (product-decisions §9). */
+export interface ChangeInvoiceLine {
+  description: string;
+  amount: Cents;
+  /** The half-open period, in unix seconds, the line pays for (or gives back). */
+  period: Cycle;
+  kind: 'usage' | 'unused_time' | 'plan_fee';
+}
+
+export interface PlanChangeInput {
+  from: PlanId;
+  to: PlanId;
+  /** The cycle being ended by the change, unix seconds. */
+  cycle: Cycle;
+  /** The moment of the change, inside the cycle. */
+  at: number;
+  /**
+   * The ending cycle's usage up to `at`, priced by the old plan's rules: what the upcoming invoice
+   * showed at `at`, without its plan line (amounts in cents, one line each).
+   */
+  usageLines: readonly { description: string; amount: Cents }[];
+  /** The credit balance: positive is credit owed to the customer. */
+  balanceCents: Cents;
+}
+
+export interface ChangeInvoice {
+  direction: 'upgrade' | 'downgrade';
+  lines: ChangeInvoiceLine[];
+  /** Σ lines: may be negative (a downgrade's unused time worth more than the new fee). */
+  totalCents: Cents;
+  /** The part of the balance used to pay the invoice. */
+  creditAppliedCents: Cents;
+  /** What the card is charged today: max(0, total − balance). */
+  chargeTodayCents: Cents;
+  /** The balance once the change is paid: never negative; a negative total is added to it. */
+  balanceAfterCents: Cents;
+  /** The new cycle the change starts: the billing anchor moves to the moment of the change. */
+  newCycle: Cycle;
+}
+
+export class PlanChangeError extends Error {}
+
+function priceOf(plan: PlanId): Cents {
+  const price = BILLING_PLANS[plan].monthlyPriceCents;
+  if (price === null) throw new PlanChangeError('Enterprise is not self-serve');
+  return price;
+}
+
+/**
+ * The invoice an immediate plan change issues at `at` (product-decisions §9): the ending cycle's usage so
+ * far by the old plan's rules, minus the old plan's fee for the unused time ((end − at) / (end − start),
+ * in seconds, rounded half up once), plus the new plan's fee for the new cycle that starts at `at`. The
+ * balance pays first; what it does not cover is charged today; a negative total is credited to the
+ * balance, never refunded to a card. With no usage so far, the charge is exactly the spec's formula:
+ * max(0, new price − prorated unused amount − balance).
+ */
+export function changeInvoice(input: PlanChangeInput): ChangeInvoice {
+  const { from, to, cycle, at } = input;
+  const direction = planChangeType(from, to);
+  if (direction === 'none') throw new PlanChangeError('The organization is already on this plan');
+  if (!(cycle.start <= at && at < cycle.end)) {
+    throw new PlanChangeError('The change must happen inside the current cycle');
+  }
+  const balance = toCents(input.balanceCents);
+  const oldName = BILLING_PLANS[from].name;
+  const newName = BILLING_PLANS[to].name;
+  const newCycle = { start: at, end: addMonthsClamped(at, 1) };
+  const usagePeriod = { start: cycle.start, end: at };
+  const lines: ChangeInvoiceLine[] = input.usageLines
+    .filter((line) => toCents(line.amount) !== 0)
+    .map((line) => ({ ...line, period: usagePeriod, kind: 'usage' as const }));
+  const unused = unusedCredit(priceOf(from), cycle.start, cycle.end, at);
+  if (unused > 0) {
+    lines.push({
+      description: `Unused time on ${oldName} plan`,
+      amount: -unused,
+      period: { start: at, end: cycle.end },
+      kind: 'unused_time',
+    });
+  }
+  const fee = priceOf(to);
+  if (fee > 0) {
+    lines.push({ description: `${newName} plan`, amount: fee, period: newCycle, kind: 'plan_fee' });
+  }
+  const total = sumCents(lines.map((line) => line.amount));
+  const available = Math.max(0, balance);
+  const creditApplied = Math.min(available, Math.max(0, total));
+  const chargeToday = Math.max(0, total - creditApplied);
+  const balanceAfter = balance - creditApplied + (total < 0 ? -total : 0);
+  return {
+    direction,
+    lines,
+    totalCents: total,
+    creditAppliedCents: creditApplied,
+    chargeTodayCents: chargeToday,
+    balanceAfterCents: balanceAfter,
+    newCycle,
+  };
+}
+
+/**
+ * The first full cycle on the new plan with today's projects and add-ons and no overage: the plan's fee
+ * plus the monthly compute and add-ons beyond its compute credits (product-decisions §9).
+ */
+export function monthlyInvoiceEstimate(
+  to: PlanId,
+  monthlyComputeCents: Cents,
+  monthlyAddonsCents: Cents,
+): Cents {
+  const plan = BILLING_PLANS[to];
+  const fee = priceOf(to);
+  if (!plan.billsCompute) return fee;
+  const credits = plan.computeCreditsCents ?? 0;
+  return fee + Math.max(0, toCents(monthlyComputeCents) - credits) + toCents(monthlyAddonsCents);
+}
