@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FEATURES, type Feature } from '@meterline/domain';
 
@@ -5,6 +6,69 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((value) => value === 'true' || value === '1');
+
+/** What Fastify is told to trust: no proxy, or the proxies at these addresses and ranges. */
+export type TrustProxy = false | string[];
+
+// proxy-addr's names for the reserved ranges, which Fastify passes on.
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry) || isIP(entry) !== 0) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0 || !prefix || !/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const TRUST_PROXY_FORMS =
+  "name the proxies' addresses or ranges (TRUST_PROXY=127.0.0.1,10.0.0.0/8, or uniquelocal for " +
+  'any proxy on a private network)';
+
+/**
+ * Which reverse proxies may name the client's address (X-Forwarded-For) and protocol: their addresses.
+ * `true` would believe every hop, so a client could pick its own address by sending the header and escape
+ * every per-address limit. A hop count cannot tell a proxy from a client that reaches the server
+ * directly (Fastify no longer honours one: it trusts nothing then, and every client would share the
+ * proxy's address). Both are refused with the form to use instead.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const text = value?.trim() ?? '';
+    if (text === '' || text === 'false' || text === '0') return false;
+    if (text === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true would trust every X-Forwarded-For hop, so any client could choose its own address: ' +
+          TRUST_PROXY_FORMS,
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(text)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'a hop count cannot tell a proxy from a client that reaches the server directly: ' +
+          TRUST_PROXY_FORMS,
+      });
+      return z.NEVER;
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${bad.map((entry) => `"${entry}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not ` +
+          'an IP address, a CIDR range or loopback, linklocal, uniquelocal',
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -52,7 +116,7 @@ const envSchema = z.object({
     .max(24 * 365)
     .default(24 * 90),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: trustProxy,
   METERING_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   VERCEL_MANAGE_URL: z
     .string()

@@ -46,3 +46,49 @@ describe('configuration', () => {
     }
   });
 });
+
+describe('TRUST_PROXY', () => {
+  const problem = (value: string) => {
+    try {
+      loadConfig({ TRUST_PROXY: value });
+      return '';
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+  };
+
+  it("takes the proxies' addresses and ranges", () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: '::1,fd00::/8,uniquelocal' }).TRUST_PROXY).toEqual([
+      '::1',
+      'fd00::/8',
+      'uniquelocal',
+    ]);
+  });
+
+  it('refuses true and hop counts, which let a client choose its address, naming the form to use', () => {
+    for (const value of ['true', '1']) {
+      const message = problem(value);
+      expect(message).toContain(`TRUST_PROXY: ${value === 'true' ? 'true would trust' : 'a hop'}`);
+      expect(message).toContain('TRUST_PROXY=127.0.0.1,10.0.0.0/8');
+    }
+    expect(problem('2')).toContain(
+      'TRUST_PROXY: a hop count cannot tell a proxy from a client that reaches the server directly',
+    );
+  });
+
+  it('names each entry that is neither an address nor a range', () => {
+    expect(problem('10.0.0.0/33,proxy.internal, 127.0.0.1')).toContain(
+      'TRUST_PROXY: "10.0.0.0/33", "proxy.internal" are not an IP address, a CIDR range',
+    );
+    expect(problem('yes')).toContain('"yes" is not an IP address');
+    expect(problem('10.0.0.1/')).toContain('"10.0.0.1/" is not');
+  });
+});
