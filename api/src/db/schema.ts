@@ -222,6 +222,8 @@ export interface SimulatorPaymentMethodsTable {
   exp_year: number;
   /** The organization the card is saved for; null for a card tokenized for a one-off payment. */
   customer: string | null;
+  /** Removed from its customer: never charged or attached again. */
+  detached_at: ColumnType<Date | null, Date | null | undefined, Date>;
   created_at: CreatedAt;
 }
 

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 // keeps its last 4 digits and a fingerprint (HMAC-SHA256 of the number under a secret of this database).
 // Existing cards are converted from their numbers. The table is copied rather than the column dropped:
 // PostgreSQL keeps a dropped column's values in the rows already written, and dropping the old table
-// deletes its files at commit.
+// deletes its files at commit. The new table also records when a card was detached from its customer.
 //
 // A migration does not change once shipped, so the test cards and the fingerprint are written out here as
 // they were (services/payments/simulator-cards.ts has the living ones).
@@ -32,6 +32,8 @@ const MOVE_ASIDE = [
     exp_month integer NOT NULL,
     exp_year integer NOT NULL,
     customer text,
+    -- Removed from its customer: it may not be charged or attached again, as the provider's.
+    detached_at timestamptz,
     created_at timestamptz NOT NULL DEFAULT now()
   )`,
 ];

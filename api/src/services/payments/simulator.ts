@@ -29,6 +29,8 @@ import {
 export const AUTHENTICATION_REQUIRED = 'This payment requires authentication by the card holder.';
 export const PAYMENT_CANCELED = 'This payment was canceled.';
 export const NO_SUCH_PAYMENT_METHOD = 'No such payment method.';
+export const DETACHED_PAYMENT_METHOD =
+  'This payment method was detached from its customer and may not be used again.';
 
 const id = (prefix: string) => `${prefix}_sim_${randomBytes(12).toString('hex')}`;
 const secretFor = (intentId: string) => `${intentId}_secret_${randomBytes(16).toString('hex')}`;
@@ -122,20 +124,25 @@ export class PaymentSimulator implements PaymentGateway {
       .updateTable('simulator_payment_methods')
       .set({ customer: organizationId })
       .where('id', '=', providerPaymentMethodId)
+      .where('detached_at', 'is', null)
       .where((eb) => eb.or([eb('customer', 'is', null), eb('customer', '=', organizationId)]))
       .executeTakeFirst();
     if (attached.numUpdatedRows !== 1n) {
-      throw new SimulatorRequestError(409, 'This payment method belongs to another customer.');
+      throw new SimulatorRequestError(
+        409,
+        'This payment method belongs to another customer or was detached.',
+      );
     }
   }
 
   async mayCharge(organizationId: string, providerPaymentMethodId: string): Promise<boolean> {
     const card = await this.db
       .selectFrom('simulator_payment_methods')
-      .select('customer')
+      .select(['customer', 'detached_at'])
       .where('id', '=', providerPaymentMethodId)
       .executeTakeFirst();
-    return card !== undefined && (card.customer === null || card.customer === organizationId);
+    if (!card || card.detached_at) return false;
+    return card.customer === null || card.customer === organizationId;
   }
 
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
@@ -149,6 +156,9 @@ export class PaymentSimulator implements PaymentGateway {
       .executeTakeFirst();
     if (!card) {
       return { status: 'failed', providerRef: null, message: NO_SUCH_PAYMENT_METHOD };
+    }
+    if (card.detached_at) {
+      return { status: 'failed', providerRef: null, message: DETACHED_PAYMENT_METHOD };
     }
     // Another organization's saved card is not this payer's to use, whoever learnt its id.
     if (request.organizationId && card.customer && card.customer !== request.organizationId) {
@@ -279,8 +289,23 @@ export class PaymentSimulator implements PaymentGateway {
     return { providerSetupIntentId: row.id, status: row.status, card };
   }
 
-  async detachPaymentMethod(): Promise<void> {
-    // The simulator keeps its records; nothing can charge a card our tables no longer name.
+  /** Detaches a saved card from its customer for good, as the provider does: it can pay nothing after. */
+  async detachPaymentMethod(providerPaymentMethodId: string): Promise<void> {
+    const card = await this.db
+      .updateTable('simulator_payment_methods')
+      .set({ detached_at: this.now() })
+      .where('id', '=', providerPaymentMethodId)
+      .where('detached_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (card) return;
+    const known = await this.db
+      .selectFrom('simulator_payment_methods')
+      .select('id')
+      .where('id', '=', providerPaymentMethodId)
+      .executeTakeFirst();
+    // Detached already: nothing more to do. Unknown: the provider's answer for a made-up id.
+    if (!known) throw new SimulatorRequestError(404, NO_SUCH_PAYMENT_METHOD);
   }
 
   // The browser-facing side: what the provider's card fields, challenge screen and hosted pages do.
