@@ -1,12 +1,79 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FEATURES, type Feature } from '@meterline/domain';
+import { productionProblems } from './production-mode.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((value) => value === 'true' || value === '1');
 
+/** What Fastify is told to trust: no proxy, or the proxies at these addresses and ranges. */
+export type TrustProxy = false | string[];
+
+// proxy-addr's names for the reserved ranges, which Fastify passes on.
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry) || isIP(entry) !== 0) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0 || !prefix || !/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const TRUST_PROXY_FORMS =
+  "name the proxies' addresses or ranges (TRUST_PROXY=127.0.0.1,10.0.0.0/8, or uniquelocal for " +
+  'any proxy on a private network)';
+
+/**
+ * Which reverse proxies may name the client's address (X-Forwarded-For) and protocol: their addresses.
+ * `true` would believe every hop, so a client could pick its own address by sending the header and escape
+ * every per-address limit. A hop count cannot tell a proxy from a client that reaches the server
+ * directly (Fastify no longer honours one: it trusts nothing then, and every client would share the
+ * proxy's address). Both are refused with the form to use instead.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const text = value?.trim() ?? '';
+    if (text === '' || text === 'false' || text === '0') return false;
+    if (text === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true would trust every X-Forwarded-For hop, so any client could choose its own address: ' +
+          TRUST_PROXY_FORMS,
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(text)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'a hop count cannot tell a proxy from a client that reaches the server directly: ' +
+          TRUST_PROXY_FORMS,
+      });
+      return z.NEVER;
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${bad.map((entry) => `"${entry}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not ` +
+          'an IP address, a CIDR range or loopback, linklocal, uniquelocal',
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const envSchema = z.object({
+  /** `production` refuses to start with anything of the laptop demo left to chance (production-mode.ts). */
+  NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./.data'),
@@ -52,7 +119,7 @@ const envSchema = z.object({
     .max(24 * 365)
     .default(24 * 90),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: trustProxy,
   METERING_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   VERCEL_MANAGE_URL: z
     .string()
@@ -64,11 +131,13 @@ const envSchema = z.object({
     .min(1)
     .default('/partners/aws-marketplace/{slug}')
     .refine((value) => value.includes('{slug}'), 'must contain {slug}'),
-  SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
+  /** auto (the default) seeds an empty store; always resets the demo organizations at every start. */
+  SEED_DEMO: z.enum(['auto', 'always', 'never']).optional(),
   BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
-  // The card provider: both keys select Stripe; neither, the built-in simulator.
+  // The card provider: named, or else both keys select Stripe and neither the built-in simulator.
+  PAYMENT_PROVIDER: z.enum(['simulator', 'stripe']).optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(
@@ -91,7 +160,8 @@ const envSchema = z.object({
   STRIPE_API_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),
-  // The captcha: both keys select hCaptcha; neither, the built-in captcha.
+  // The captcha: named, or else both keys select hCaptcha and neither the built-in captcha.
+  CAPTCHA_PROVIDER: z.enum(['builtin', 'hcaptcha']).optional(),
   HCAPTCHA_SITE_KEY: z.string().min(1).max(200).optional(),
   HCAPTCHA_SECRET: z.string().min(1).max(200).optional(),
 });
@@ -109,6 +179,35 @@ function checkProviderKeys(env: z.output<typeof envSchema>, ctx: z.RefinementCtx
   };
   pair('STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY');
   pair('HCAPTCHA_SITE_KEY', 'HCAPTCHA_SECRET');
+  // A named provider and the keys must agree: keys left beside the other choice would be a silent surprise.
+  const choice = (
+    variable: 'PAYMENT_PROVIDER' | 'CAPTCHA_PROVIDER',
+    builtIn: string,
+    provider: string,
+    keys: [keyof typeof env, keyof typeof env],
+  ) => {
+    const chosen = env[variable];
+    const hasKeys = Boolean(env[keys[0]] || env[keys[1]]);
+    if (chosen === provider && !hasKeys) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [variable],
+        message: `${provider} needs ${keys[0]} and ${keys[1]}`,
+      });
+    }
+    if (chosen === builtIn && hasKeys) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [variable],
+        message: `${builtIn}, but ${keys[0]} and ${keys[1]} are set: unset them, or choose ${provider}`,
+      });
+    }
+  };
+  choice('PAYMENT_PROVIDER', 'simulator', 'stripe', [
+    'STRIPE_SECRET_KEY',
+    'STRIPE_PUBLISHABLE_KEY',
+  ]);
+  choice('CAPTCHA_PROVIDER', 'builtin', 'hcaptcha', ['HCAPTCHA_SITE_KEY', 'HCAPTCHA_SECRET']);
   if (env.STRIPE_API_URL && !env.STRIPE_SECRET_KEY) {
     ctx.addIssue({
       code: 'custom',
@@ -137,7 +236,32 @@ function checkProviderKeys(env: z.output<typeof envSchema>, ctx: z.RefinementCtx
   }
 }
 
-const configSchema = envSchema.superRefine(checkProviderKeys);
+function checkProductionMode(env: z.output<typeof envSchema>, ctx: z.RefinementCtx): void {
+  if (env.NODE_ENV !== 'production') return;
+  for (const problem of productionProblems(env)) {
+    ctx.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
+  }
+}
+
+/** The choices left to their defaults, made: a provider from its keys, the demo world when empty. */
+function withDefaults(env: z.output<typeof envSchema>) {
+  const paymentProvider: 'simulator' | 'stripe' =
+    env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? 'stripe' : 'simulator');
+  const captchaProvider: 'builtin' | 'hcaptcha' =
+    env.CAPTCHA_PROVIDER ?? (env.HCAPTCHA_SITE_KEY ? 'hcaptcha' : 'builtin');
+  const seedDemo: 'auto' | 'always' | 'never' = env.SEED_DEMO ?? 'auto';
+  return {
+    ...env,
+    PAYMENT_PROVIDER: paymentProvider,
+    CAPTCHA_PROVIDER: captchaProvider,
+    SEED_DEMO: seedDemo,
+  };
+}
+
+const configSchema = envSchema
+  .superRefine(checkProviderKeys)
+  .superRefine(checkProductionMode)
+  .transform(withDefaults);
 
 export type Config = z.output<typeof configSchema>;
 

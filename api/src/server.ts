@@ -32,7 +32,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store, migrates it, seeds an empty one with the demo world and builds the app. */
+/** Opens the store, migrates it, seeds the demo world as SEED_DEMO says and builds the app. */
 export async function prepare(
   options: StartOptions,
 ): Promise<{ app: FastifyInstance; database: DatabaseHandle; gateway: PaymentGateway }> {
@@ -46,7 +46,11 @@ export async function prepare(
   });
   try {
     await migrateToLatest(database.db, schema);
-    if (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db))) {
+    // always: a demo server that starts every run from the same demo world (users keep their sessions).
+    const seed =
+      config.SEED_DEMO === 'always' ||
+      (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db)));
+    if (seed) {
       await seedDemoWorld(database.db, clock);
     }
     const built = createPaymentGateway(database.db, clock, config);

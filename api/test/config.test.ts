@@ -46,3 +46,184 @@ describe('configuration', () => {
     }
   });
 });
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return '';
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+};
+
+const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' };
+const HCAPTCHA = { HCAPTCHA_SITE_KEY: 'site', HCAPTCHA_SECRET: 'secret' };
+
+describe('the payment provider and the captcha', () => {
+  it('follow the keys unless named', () => {
+    expect(loadConfig({})).toMatchObject({
+      PAYMENT_PROVIDER: 'simulator',
+      CAPTCHA_PROVIDER: 'builtin',
+    });
+    expect(loadConfig({ ...STRIPE, ...HCAPTCHA })).toMatchObject({
+      PAYMENT_PROVIDER: 'stripe',
+      CAPTCHA_PROVIDER: 'hcaptcha',
+    });
+    expect(
+      loadConfig({
+        ...STRIPE,
+        ...HCAPTCHA,
+        PAYMENT_PROVIDER: 'stripe',
+        CAPTCHA_PROVIDER: 'hcaptcha',
+      }),
+    ).toMatchObject({ PAYMENT_PROVIDER: 'stripe', CAPTCHA_PROVIDER: 'hcaptcha' });
+    expect(
+      loadConfig({ PAYMENT_PROVIDER: 'simulator', CAPTCHA_PROVIDER: 'builtin' }),
+    ).toMatchObject({ PAYMENT_PROVIDER: 'simulator', CAPTCHA_PROVIDER: 'builtin' });
+  });
+
+  it('refuse a named provider without its keys, a built-in one beside keys, and an unknown name', () => {
+    const message = problemsOf({
+      PAYMENT_PROVIDER: 'stripe',
+      CAPTCHA_PROVIDER: 'hcaptcha',
+    });
+    expect(message).toContain(
+      'PAYMENT_PROVIDER: stripe needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY',
+    );
+    expect(message).toContain(
+      'CAPTCHA_PROVIDER: hcaptcha needs HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET',
+    );
+    const beside = problemsOf({
+      ...STRIPE,
+      ...HCAPTCHA,
+      PAYMENT_PROVIDER: 'simulator',
+      CAPTCHA_PROVIDER: 'builtin',
+    });
+    expect(beside).toContain(
+      'PAYMENT_PROVIDER: simulator, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set',
+    );
+    expect(beside).toContain(
+      'CAPTCHA_PROVIDER: builtin, but HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET',
+    );
+    expect(problemsOf({ PAYMENT_PROVIDER: 'paypal' })).toContain('PAYMENT_PROVIDER');
+  });
+});
+
+describe('SEED_DEMO', () => {
+  it('is auto unless set to always or never', () => {
+    expect(loadConfig({}).SEED_DEMO).toBe('auto');
+    expect(loadConfig({ SEED_DEMO: 'always' }).SEED_DEMO).toBe('always');
+    expect(loadConfig({ SEED_DEMO: 'never' }).SEED_DEMO).toBe('never');
+    expect(problemsOf({ SEED_DEMO: 'sometimes' })).toContain('SEED_DEMO');
+  });
+});
+
+describe('production mode (NODE_ENV=production)', () => {
+  const production = { NODE_ENV: 'production' };
+  const realProviders = {
+    ...production,
+    ...STRIPE,
+    ...HCAPTCHA,
+    SEED_DEMO: 'never',
+    COOKIE_SECURE: 'true',
+  };
+
+  it('names every part of the laptop demo left to chance, in one message', () => {
+    const message = problemsOf(production);
+    expect(message).toContain(
+      'PAYMENT_PROVIDER: production would take payments with the built-in simulator',
+    );
+    expect(message).toContain(
+      'CAPTCHA_PROVIDER: production would check captchas with the built-in',
+    );
+    expect(message).toContain('SEED_DEMO: production would seed the demo world');
+    expect(message).toContain('COOKIE_SECURE: auto marks cookies Secure only on HTTPS requests');
+    expect(message.split('\n')).toHaveLength(5);
+  });
+
+  it('starts with the real providers, no demo world and Secure cookies', () => {
+    expect(problemsOf(realProviders)).toBe('');
+    expect(loadConfig(realProviders)).toMatchObject({
+      PAYMENT_PROVIDER: 'stripe',
+      CAPTCHA_PROVIDER: 'hcaptcha',
+      SEED_DEMO: 'never',
+    });
+  });
+
+  it('runs the built-in stand-ins and the demo world when named, as a public demo server would', () => {
+    expect(
+      problemsOf({
+        ...production,
+        PAYMENT_PROVIDER: 'simulator',
+        CAPTCHA_PROVIDER: 'builtin',
+        SEED_DEMO: 'auto',
+        COOKIE_SECURE: 'auto',
+        TRUST_PROXY: '10.0.0.0/8',
+      }),
+    ).toBe('');
+  });
+
+  it('never sends cookies without Secure, and takes auto only behind a trusted proxy', () => {
+    expect(
+      problemsOf({ ...realProviders, COOKIE_SECURE: 'false', TRUST_PROXY: '10.0.0.1' }),
+    ).toContain('COOKIE_SECURE: production never sends cookies without Secure');
+    expect(problemsOf({ ...realProviders, COOKIE_SECURE: 'auto' })).toContain(
+      'COOKIE_SECURE: auto marks cookies Secure only on HTTPS requests',
+    );
+    expect(problemsOf({ ...realProviders, COOKIE_SECURE: 'auto', TRUST_PROXY: '10.0.0.1' })).toBe(
+      '',
+    );
+  });
+
+  it('leaves every other environment the demo', () => {
+    expect(problemsOf({ NODE_ENV: 'development' })).toBe('');
+    expect(problemsOf({ NODE_ENV: 'test', COOKIE_SECURE: 'false' })).toBe('');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const problem = (value: string) => {
+    try {
+      loadConfig({ TRUST_PROXY: value });
+      return '';
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+  };
+
+  it("takes the proxies' addresses and ranges", () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: '::1,fd00::/8,uniquelocal' }).TRUST_PROXY).toEqual([
+      '::1',
+      'fd00::/8',
+      'uniquelocal',
+    ]);
+  });
+
+  it('refuses true and hop counts, which let a client choose its address, naming the form to use', () => {
+    for (const value of ['true', '1']) {
+      const message = problem(value);
+      expect(message).toContain(`TRUST_PROXY: ${value === 'true' ? 'true would trust' : 'a hop'}`);
+      expect(message).toContain('TRUST_PROXY=127.0.0.1,10.0.0.0/8');
+    }
+    expect(problem('2')).toContain(
+      'TRUST_PROXY: a hop count cannot tell a proxy from a client that reaches the server directly',
+    );
+  });
+
+  it('names each entry that is neither an address nor a range', () => {
+    expect(problem('10.0.0.0/33,proxy.internal, 127.0.0.1')).toContain(
+      'TRUST_PROXY: "10.0.0.0/33", "proxy.internal" are not an IP address, a CIDR range',
+    );
+    expect(problem('yes')).toContain('"yes" is not an IP address');
+    expect(problem('10.0.0.1/')).toContain('"10.0.0.1/" is not');
+  });
+});

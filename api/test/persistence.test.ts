@@ -13,9 +13,15 @@ describe('the embedded store under DATA_DIR', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'meterline-data-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const start = () =>
+  const start = (env: { SEED_DEMO?: string } = {}) =>
     startServer({
-      config: configFrom({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
+      config: configFrom({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        ...env,
+      }),
     });
 
   async function signInAsOwner(url: string): Promise<TestClient> {
@@ -64,5 +70,23 @@ describe('the embedded store under DATA_DIR', () => {
     await database.close();
 
     expect(await usageOf()).toEqual(before);
+  });
+
+  it('starts every run from the demo world with SEED_DEMO=always', async () => {
+    const emailOf = async (client: TestClient) =>
+      (await client.get<{ billing_email: string }>('/platform/organizations/acme-pro')).body
+        .billing_email;
+    const first = await start();
+    const owner = await signInAsOwner(first.url);
+    const demoEmail = await emailOf(owner);
+    await owner.request('PATCH', '/platform/organizations/acme-pro', {
+      billing_email: 'changed@acme.example.com',
+    });
+    expect(await emailOf(owner)).toBe('changed@acme.example.com');
+    await first.close();
+
+    const second = await start({ SEED_DEMO: 'always' });
+    expect(await emailOf(await signInAsOwner(second.url))).toBe(demoEmail);
+    await second.close();
   });
 });

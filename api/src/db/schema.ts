@@ -229,14 +229,21 @@ export interface BillingJobFailuresTable {
   retry_after: Timestamp;
 }
 
+/** The simulator's cards: never a card number (migration 0010), as the provider hands none back. */
 export interface SimulatorPaymentMethodsTable {
   id: string;
-  card_number: string;
   brand: string;
+  last4: string;
+  /** HMAC-SHA256 of the number under the database's pepper: the same card has the same fingerprint. */
+  fingerprint: string;
+  /** What the card does when charged, decided from its number when it was tokenized. */
+  behaviour: 'succeed' | 'decline' | 'insufficient_funds' | 'expired' | 'authenticate';
   exp_month: number;
   exp_year: number;
   /** The organization the card is saved for; null for a card tokenized for a one-off payment. */
   customer: string | null;
+  /** Removed from its customer: never charged or attached again. */
+  detached_at: ColumnType<Date | null, Date | null | undefined, Date>;
   created_at: CreatedAt;
 }
 

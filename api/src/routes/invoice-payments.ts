@@ -6,6 +6,7 @@ import {
   invoicePaymentResponseSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { perUserRateLimit } from '../plugins/rate-limits.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import { payInvoice, type PayInvoiceDeps } from '../services/payments/pay-invoice.ts';
 
@@ -17,7 +18,12 @@ const invoicePaymentRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, 
   app.post(
     '/platform/organizations/:slug/billing/invoices/:invoiceId/pay',
     {
-      config: { access: { kind: 'org', permission: 'billing_write:subscriptions' } },
+      config: {
+        access: { kind: 'org', permission: 'billing_write:subscriptions' },
+        // Each attempt charges a card: card testing is many attempts. A person needs a few, and the
+        // same request again after 3-D Secure.
+        rateLimit: perUserRateLimit(30, '1 minute'),
+      },
       schema: {
         tags: ['invoices'],
         summary: 'Pay an outstanding invoice with a card typed on the hosted payment page',
@@ -28,7 +34,7 @@ const invoicePaymentRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, 
           'payment_intent_secret (3-D Secure), then sends this request again with the same ' +
           'Idempotency-Key, which settles it. `processing`: the provider settles it later. A decline ' +
           "answers 402 with the provider's message. 404 for another organization's card; 409 when " +
-          'nothing is left to pay or another payment is in progress.',
+          'nothing is left to pay or another payment is in progress; 429 beyond 30 a minute per user.',
         params: invoiceParamsSchema,
         headers: idempotencyHeadersSchema,
         body: invoicePaymentBodySchema,
@@ -40,6 +46,7 @@ const invoicePaymentRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, 
           403: errorResponseSchema,
           404: errorResponseSchema,
           409: errorResponseSchema,
+          429: errorResponseSchema,
         },
       },
     },

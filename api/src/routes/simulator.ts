@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
+import { perUserRateLimit } from '../plugins/rate-limits.ts';
 import { deliverEvents } from '../services/payments/handle-payment-event.ts';
 import { CardError, type CardDetails } from '../services/payments/payment-gateway.ts';
 import {
@@ -130,7 +131,8 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/platform/simulator/payment-methods',
     {
-      config: { access: { kind: 'user' } },
+      // Typing card after card is how stolen numbers are tried out: a person pays with a few.
+      config: { access: { kind: 'user' }, rateLimit: perUserRateLimit(30, '1 minute') },
       schema: {
         tags: ['simulator'],
         summary: "Tokenize the card typed into the simulator's card form, for a one-off payment",
@@ -138,13 +140,14 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
           "The simulator's stand-in for the provider's tokenization in the browser (Stripe's " +
           'createPaymentMethod): the card gets a payment method id, saved for no organization. A card ' +
           "the provider would not accept (invalid number, past expiry) answers 402 in the provider's " +
-          'words; a decline happens only when it is charged.',
+          'words; a decline happens only when it is charged. 429 beyond 30 a minute per user.',
         body: simulatorPaymentMethodBodySchema,
         response: {
           200: simulatorPaymentMethodSchema,
           400: errorResponseSchema,
           401: errorResponseSchema,
           402: errorResponseSchema,
+          429: errorResponseSchema,
         },
       },
     },

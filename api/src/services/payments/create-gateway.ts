@@ -5,13 +5,16 @@ import type { PaymentGateway } from './payment-gateway.ts';
 import { PaymentSimulator } from './simulator.ts';
 import { StripeGateway } from './stripe-gateway.ts';
 
-/** Stripe when both of its keys are configured (validated together at start); the built-in simulator otherwise. */
+/** The configured provider (Stripe only with its keys, checked at start); the built-in simulator otherwise. */
 export function createPaymentGateway(
   db: Db,
   clock: Clock,
-  config?: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY' | 'STRIPE_API_URL'>,
+  config?: Pick<
+    Config,
+    'PAYMENT_PROVIDER' | 'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY' | 'STRIPE_API_URL'
+  >,
 ): PaymentGateway {
-  if (config?.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY) {
+  if (config?.PAYMENT_PROVIDER === 'stripe' && config.STRIPE_SECRET_KEY) {
     return new StripeGateway(db, config.STRIPE_SECRET_KEY, { apiUrl: config.STRIPE_API_URL });
   }
   return new PaymentSimulator(db, () => clock.now());

@@ -20,52 +20,24 @@ import {
   type SetupIntentRequest,
   type SetupIntentState,
 } from './payment-gateway.ts';
+import {
+  DECLINE_MESSAGES,
+  cardPepper,
+  tokenizeCard,
+  type TokenizedCard,
+} from './simulator-cards.ts';
 
-/** The card provider's standard test cards and what each does. */
-export const TEST_CARDS: Record<string, { brand: string; outcome: TestOutcome }> = {
-  '4242424242424242': { brand: 'visa', outcome: 'succeed' },
-  '5555555555554444': { brand: 'mastercard', outcome: 'succeed' },
-  '4000000000000002': { brand: 'visa', outcome: 'decline' },
-  '4000000000009995': { brand: 'visa', outcome: 'insufficient_funds' },
-  '4000000000000069': { brand: 'visa', outcome: 'expired' },
-  '4000002500003155': { brand: 'visa', outcome: 'authenticate' },
-};
-type TestOutcome = 'succeed' | 'decline' | 'insufficient_funds' | 'expired' | 'authenticate';
-
-export const DECLINE_MESSAGES: Record<Exclude<TestOutcome, 'succeed' | 'authenticate'>, string> = {
-  decline: 'Your card was declined.',
-  insufficient_funds: 'Your card has insufficient funds.',
-  expired: 'Your card has expired.',
-};
 export const AUTHENTICATION_REQUIRED = 'This payment requires authentication by the card holder.';
 export const PAYMENT_CANCELED = 'This payment was canceled.';
 export const NO_SUCH_PAYMENT_METHOD = 'No such payment method.';
+export const DETACHED_PAYMENT_METHOD =
+  'This payment method was detached from its customer and may not be used again.';
 
 const id = (prefix: string) => `${prefix}_sim_${randomBytes(12).toString('hex')}`;
 const secretFor = (intentId: string) => `${intentId}_secret_${randomBytes(16).toString('hex')}`;
 /** The same idempotency key names the same intent: a retried create call finds the first one. */
 const idFromKey = (prefix: string, key: string) =>
   `${prefix}_sim_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
-
-function luhnValid(number: string): boolean {
-  let total = 0;
-  for (let index = 0; index < number.length; index++) {
-    let digit = Number(number[number.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    total += digit;
-  }
-  return total % 10 === 0;
-}
-
-function brandOf(number: string): string {
-  if (number.startsWith('4')) return 'visa';
-  if (/^5[1-5]/.test(number)) return 'mastercard';
-  if (/^3[47]/.test(number)) return 'amex';
-  return 'unknown';
-}
 
 /** A refusal of a simulator call that is not about the card: an unknown intent or challenge, a wrong state. */
 export class SimulatorRequestError extends Error {
@@ -105,35 +77,25 @@ export class PaymentSimulator implements PaymentGateway {
     private readonly now: () => Date,
   ) {}
 
-  /** Checks a card as the provider's fields would; throws the provider's message for a bad one. */
-  private inspect(card: CardDetails): { number: string; brand: string; behaviour: TestOutcome } {
-    const number = card.number.replace(/[\s-]/g, '');
-    if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
-      throw new CardError('Your card number is invalid.');
-    }
-    const expiry = Date.UTC(card.expYear, card.expMonth, 1);
-    if (card.expMonth < 1 || card.expMonth > 12 || expiry <= this.now().getTime()) {
-      throw new CardError("Your card's expiration date is in the past.");
-    }
-    if (!/^\d{3,4}$/.test(card.cvc)) throw new CardError("Your card's security code is invalid.");
-    const known = TEST_CARDS[number];
-    return {
-      number,
-      brand: known?.brand ?? brandOf(number),
-      behaviour: known?.outcome ?? 'succeed',
-    };
+  private pepper: Promise<string> | undefined;
+
+  /** Checks a card as the provider's fields would (the provider's message for a bad one); keeps no number. */
+  private async tokenize(card: CardDetails, db: Db = this.db): Promise<TokenizedCard> {
+    // Read through the caller's transaction, if any: the embedded database has one connection.
+    this.pepper ??= cardPepper(db).catch((error: unknown) => {
+      this.pepper = undefined;
+      throw error;
+    });
+    return tokenizeCard(card, await this.pepper, this.now());
   }
 
-  private async insertCard(
-    db: Db,
-    card: CardDetails,
-    inspected: { number: string; brand: string },
-    customer: string | null,
-  ) {
+  private async insertCard(db: Db, card: TokenizedCard, customer: string | null) {
     const row = {
       id: id('pm'),
-      card_number: inspected.number,
-      brand: inspected.brand,
+      brand: card.brand,
+      last4: card.last4,
+      fingerprint: card.fingerprint,
+      behaviour: card.behaviour,
       exp_month: card.expMonth,
       exp_year: card.expYear,
       customer,
@@ -144,12 +106,11 @@ export class PaymentSimulator implements PaymentGateway {
 
   /** Tokenizes a card for a one-off payment: it belongs to no customer until attached. */
   async createCard(card: CardDetails): Promise<ProviderCard> {
-    const inspected = this.inspect(card);
-    const row = await this.insertCard(this.db, card, inspected, null);
+    const row = await this.insertCard(this.db, await this.tokenize(card), null);
     return {
       providerPaymentMethodId: row.id,
       brand: row.brand,
-      last4: row.card_number.slice(-4),
+      last4: row.last4,
       expMonth: row.exp_month,
       expYear: row.exp_year,
     };
@@ -164,20 +125,25 @@ export class PaymentSimulator implements PaymentGateway {
       .updateTable('simulator_payment_methods')
       .set({ customer: organizationId })
       .where('id', '=', providerPaymentMethodId)
+      .where('detached_at', 'is', null)
       .where((eb) => eb.or([eb('customer', 'is', null), eb('customer', '=', organizationId)]))
       .executeTakeFirst();
     if (attached.numUpdatedRows !== 1n) {
-      throw new SimulatorRequestError(409, 'This payment method belongs to another customer.');
+      throw new SimulatorRequestError(
+        409,
+        'This payment method belongs to another customer or was detached.',
+      );
     }
   }
 
   async mayCharge(organizationId: string, providerPaymentMethodId: string): Promise<boolean> {
     const card = await this.db
       .selectFrom('simulator_payment_methods')
-      .select('customer')
+      .select(['customer', 'detached_at'])
       .where('id', '=', providerPaymentMethodId)
       .executeTakeFirst();
-    return card !== undefined && (card.customer === null || card.customer === organizationId);
+    if (!card || card.detached_at) return false;
+    return card.customer === null || card.customer === organizationId;
   }
 
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
@@ -192,11 +158,14 @@ export class PaymentSimulator implements PaymentGateway {
     if (!card) {
       return { status: 'failed', providerRef: null, message: NO_SUCH_PAYMENT_METHOD };
     }
+    if (card.detached_at) {
+      return { status: 'failed', providerRef: null, message: DETACHED_PAYMENT_METHOD };
+    }
     // Another organization's saved card is not this payer's to use, whoever learnt its id.
     if (request.organizationId && card.customer && card.customer !== request.organizationId) {
       return { status: 'failed', providerRef: null, message: NO_SUCH_PAYMENT_METHOD };
     }
-    const behaviour = TEST_CARDS[card.card_number]?.outcome ?? 'succeed';
+    const behaviour = card.behaviour;
     let status: string;
     let failure: string | null = null;
     if (behaviour === 'succeed') status = 'succeeded';
@@ -346,7 +315,7 @@ export class PaymentSimulator implements PaymentGateway {
         'simulator_setup_intents.id',
         'simulator_setup_intents.status',
         'simulator_payment_methods.id as pm_id',
-        'simulator_payment_methods.card_number',
+        'simulator_payment_methods.last4',
         'simulator_payment_methods.brand',
         'simulator_payment_methods.exp_month',
         'simulator_payment_methods.exp_year',
@@ -355,11 +324,11 @@ export class PaymentSimulator implements PaymentGateway {
       .executeTakeFirst();
     if (!row) throw new SimulatorRequestError(404, 'No such setup intent.');
     const card =
-      row.status === 'succeeded' && row.pm_id && row.card_number && row.brand
+      row.status === 'succeeded' && row.pm_id && row.last4 && row.brand
         ? {
             providerPaymentMethodId: row.pm_id,
             brand: row.brand,
-            last4: row.card_number.slice(-4),
+            last4: row.last4,
             expMonth: row.exp_month ?? 0,
             expYear: row.exp_year ?? 0,
           }
@@ -367,8 +336,23 @@ export class PaymentSimulator implements PaymentGateway {
     return { providerSetupIntentId: row.id, status: row.status, card };
   }
 
-  async detachPaymentMethod(): Promise<void> {
-    // The simulator keeps its records; nothing can charge a card our tables no longer name.
+  /** Detaches a saved card from its customer for good, as the provider does: it can pay nothing after. */
+  async detachPaymentMethod(providerPaymentMethodId: string): Promise<void> {
+    const card = await this.db
+      .updateTable('simulator_payment_methods')
+      .set({ detached_at: this.now() })
+      .where('id', '=', providerPaymentMethodId)
+      .where('detached_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (card) return;
+    const known = await this.db
+      .selectFrom('simulator_payment_methods')
+      .select('id')
+      .where('id', '=', providerPaymentMethodId)
+      .executeTakeFirst();
+    // Detached already: nothing more to do. Unknown: the provider's answer for a made-up id.
+    if (!known) throw new SimulatorRequestError(404, NO_SUCH_PAYMENT_METHOD);
   }
 
   // The browser-facing side: what the provider's card fields, challenge screen and hosted pages do.
@@ -397,25 +381,20 @@ export class PaymentSimulator implements PaymentGateway {
       if (intent.status === 'canceled') {
         throw new SimulatorRequestError(409, 'This card setup was canceled.');
       }
-      let inspected: ReturnType<PaymentSimulator['inspect']>;
+      let tokenized: TokenizedCard;
       try {
-        inspected = this.inspect(card);
+        tokenized = await this.tokenize(card, trx);
       } catch (error) {
         if (error instanceof CardError)
           return await this.refuseSetup(trx, intent.id, error.message);
         throw error;
       }
-      const { behaviour } = inspected;
+      const { behaviour } = tokenized;
       if (behaviour !== 'succeed' && behaviour !== 'authenticate') {
         return this.refuseSetup(trx, intent.id, DECLINE_MESSAGES[behaviour]);
       }
       // The setup saves the card for the organization that started it.
-      const method = await this.insertCard(
-        trx,
-        card,
-        inspected,
-        intent.metadata.organization_id ?? null,
-      );
+      const method = await this.insertCard(trx, tokenized, intent.metadata.organization_id ?? null);
       if (behaviour === 'authenticate') {
         await trx
           .updateTable('simulator_setup_intents')
