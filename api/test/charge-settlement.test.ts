@@ -4,7 +4,7 @@ import { insertPendingCharge } from '../src/repositories/charges.ts';
 import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
 import { newId } from '../src/services/billing/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
-import { voidInvoice } from '../src/services/billing/void-invoice.ts';
+import { PAYMENT_IN_FLIGHT, voidInvoice } from '../src/services/billing/void-invoice.ts';
 import { handlePaymentEvent } from '../src/services/payments/handle-payment-event.ts';
 import {
   ABANDONED_CHALLENGE,
@@ -273,9 +273,11 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
       .where('organization_id', '=', organizationId)
       .where('is_default', '=', true)
       .executeTakeFirstOrThrow();
-    // The engine has written its charge and is calling the provider right now.
-    const key = `invoice:${invoiceId}:attempt:2`;
+    // The engine wrote its charge ten minutes ago; the provider has no record of it under its key, so
+    // forgiving fails it as a call that never got there.
+    const key = `invoice:${invoiceId}:attempt:12`;
     const amount = await amountDue(invoiceId);
+    const tenMinutesAgo = new Date(clock.now().getTime() - 10 * MINUTE * 1000);
     const charge = await insertPendingCharge(db(), {
       id: newId('ch'),
       organizationId,
@@ -287,12 +289,13 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
       idempotencyKey: key,
       createdBy: null,
       profileUpdate: null,
-      at: clock.now(),
-      attemptedAt: clock.now(),
+      at: tenMinutesAgo,
+      attemptedAt: tenMinutesAgo,
     });
     expect(await voidInvoice(deps(), invoiceId, clock.now())).toEqual({ status: 'voided' });
 
-    // The call lands after all; its answer is lost, and the provider's event arrives twice.
+    // A provider that charges it after all (a stale retry of the old one-step call, out of our hands);
+    // its answer is lost, and its event arrives twice.
     const outcome = await port().charge({
       amountCents: amount,
       providerPaymentMethodId: visa.provider_payment_method_id,
@@ -376,6 +379,22 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     const after = await ledger(invoiceId);
     expect(after.invoice.status).toBe('paid');
     expect(after.taken).toBe(amount);
+  });
+
+  it('holds forgiving back while a payment of the invoice is under way at the provider (item 1)', async () => {
+    const invoiceId = await dueInvoice('acme-pro', 8);
+    const card = await paymentMethod(as('owner'), CARDS.visa);
+    // Pay Now's call is on its way: its charge row is written, the provider has not answered yet.
+    port().fail('charge', 'before');
+    const lost = await payNow(as('owner'), 'acme-pro', invoiceId, card, 'under-way');
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    expect(await voidInvoice(deps(), invoiceId, clock.now())).toEqual({
+      status: 'refused',
+      reason: PAYMENT_IN_FLIGHT,
+    });
+    clock.advance(6 * MINUTE);
+    expect(await voidInvoice(deps(), invoiceId, clock.now())).toEqual({ status: 'voided' });
+    expect((await ledger(invoiceId)).taken).toBe(0);
   });
 
   it('returns the credit a forgiven invoice used to the balance (item 8)', async () => {

@@ -142,10 +142,15 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
     expect(creations[0]?.params).toMatchObject({
       amount: String(state.amount_due_cents),
       payment_method: visa,
-      confirm: 'true',
+      // Created unconfirmed, then confirmed once its id is on the charge row (under its own key).
+      confirm: 'false',
       'metadata[charge_key]': chargeKey,
       customer: stripe.customerOf(await organizationId('acme-pro')),
     });
+    const confirmations = stripe.requests.filter(
+      (call) => call.path.endsWith('/confirm') && call.idempotencyKey === `${chargeKey}:confirm`,
+    );
+    expect(confirmations).toHaveLength(1);
 
     // The same request again answers the first result and asks Stripe for nothing more.
     const again = await pay('acme-pro', invoiceId, visa, 'stripe-visa');

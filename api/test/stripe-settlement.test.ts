@@ -116,9 +116,10 @@ describe.each(testDatabases())('the billing job with Stripe configured (%s)', (d
       .where('idempotency_key', '=', `invoice:${id}:attempt:11`)
       .executeTakeFirstOrThrow();
     expect(charge.status).toBe('pending');
-    // Asked again while it processes, the same attempt is asked of Stripe again: nothing new starts.
+    // Asked again while it processes, nothing new starts and nothing is sent to Stripe again.
     expect(await collectInvoice(deps(), id, { at: clock.now(), trigger: 'automatic' })).toEqual({
-      status: 'processing',
+      status: 'skipped',
+      reason: 'payment_in_progress',
     });
     expect(
       new Set(
@@ -130,9 +131,15 @@ describe.each(testDatabases())('the billing job with Stripe configured (%s)', (d
     ).toBe(1);
     stripe.finishProcessing(charge.provider_ref ?? '');
     clock.advance(16 * MINUTE);
+    // The job's next pass asks Stripe (its collection step, before any new attempt) and settles it.
     const run = await runBillingJobs(deps(), clock.now(), await orgId('acme-team'));
-    expect(run.reconciled).toHaveLength(1);
-    expect(await invoice(id)).toMatchObject({ status: 'paid' });
+    expect(run.errors).toEqual([]);
+    expect(await invoice(id)).toMatchObject({ status: 'paid', attempt_count: 10 });
+    expect(
+      stripe
+        .intentCreations()
+        .filter((request) => request.idempotencyKey?.startsWith(`invoice:${id}:`)),
+    ).toHaveLength(1);
   });
 
   it("finds a charge whose answer was lost through Stripe's search by its charge key, and refunds by key once (item 3)", async () => {

@@ -70,7 +70,7 @@ export function lockCharge(db: Db, chargeId: string): Promise<ChargeRow | undefi
 }
 
 /** The charge a provider event is about: by the intent's id, else by the charge key it carries. */
-export async function lockChargeForIntent(
+export async function findChargeForIntent(
   db: Db,
   providerRef: string,
   chargeKey: string | null,
@@ -79,15 +79,9 @@ export async function lockChargeForIntent(
     .selectFrom('charges')
     .selectAll()
     .where('provider_ref', '=', providerRef)
-    .forUpdate()
     .executeTakeFirst();
   if (byRef || !chargeKey) return byRef;
-  return db
-    .selectFrom('charges')
-    .selectAll()
-    .where('idempotency_key', '=', chargeKey)
-    .forUpdate()
-    .executeTakeFirst();
+  return findChargeByKey(db, chargeKey);
 }
 
 /** The invoice's charges still waiting for the customer or the provider, other than `exceptKey`. */
@@ -99,4 +93,24 @@ export function openInvoiceCharges(db: Db, invoiceId: string, exceptKey: string)
     .where('status', 'in', ['pending', 'requires_action'])
     .where('idempotency_key', '<>', exceptKey)
     .execute();
+}
+
+/**
+ * Stores the provider's intent id on a charge before the intent is confirmed (the port calls this between
+ * its two steps). A charge already bound to another intent refuses, and the payment is not confirmed.
+ */
+export async function recordChargeIntent(
+  db: Db,
+  chargeId: string,
+  providerRef: string,
+): Promise<void> {
+  const recorded = await db
+    .updateTable('charges')
+    .set({ provider_ref: providerRef })
+    .where('id', '=', chargeId)
+    .where((eb) => eb.or([eb('provider_ref', 'is', null), eb('provider_ref', '=', providerRef)]))
+    .executeTakeFirst();
+  if (recorded.numUpdatedRows !== 1n) {
+    throw new Error(`Charge ${chargeId} is bound to another payment intent`);
+  }
 }

@@ -28,7 +28,13 @@ export interface FakePaymentIntent {
   object: 'payment_intent';
   amount: number;
   currency: string;
-  status: 'succeeded' | 'requires_action' | 'requires_payment_method' | 'canceled' | 'processing';
+  status:
+    | 'succeeded'
+    | 'requires_action'
+    | 'requires_payment_method'
+    | 'requires_confirmation'
+    | 'canceled'
+    | 'processing';
   amount_refunded: number;
   client_secret: string;
   customer: string | null;
@@ -215,6 +221,7 @@ export class FakeStripe {
         return intent ? { status: 200, body: intent } : missing('payment_intent', id);
       }
       if (method === 'POST' && id && action === 'cancel') return this.cancelIntent(id);
+      if (method === 'POST' && id && action === 'confirm') return this.confirmIntent(id);
     }
     return stripeError(
       404,
@@ -267,7 +274,7 @@ export class FakeStripe {
       object: 'payment_intent',
       amount: Number(params.amount),
       currency: params.currency ?? 'usd',
-      status: 'succeeded',
+      status: 'requires_confirmation',
       client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
       customer,
       payment_method: method.id,
@@ -278,6 +285,19 @@ export class FakeStripe {
       amount_refunded: 0,
     };
     this.intents.set(id, intent);
+    if (params.confirm === 'false') return { status: 200, body: intent };
+    return this.confirmIntent(id);
+  }
+
+  /** Confirming applies the card's behaviour, as Stripe's test cards do. */
+  private confirmIntent(id: string): Answer {
+    const intent = this.intents.get(id);
+    if (!intent) return missing('payment_intent', id);
+    // Already confirmed: its state as it stands.
+    if (intent.status !== 'requires_confirmation') return { status: 200, body: intent };
+    const method = this.methods.get(intent.payment_method);
+    if (!method) return missing('PaymentMethod', intent.payment_method);
+    intent.status = 'succeeded';
     if (method.kind === 'processing') intent.status = 'processing';
     if (method.kind === 'authenticate') {
       intent.status = 'requires_action';

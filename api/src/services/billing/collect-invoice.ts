@@ -2,10 +2,11 @@ import {
   findChargeByKey,
   insertPendingCharge,
   openInvoiceCharges,
+  recordChargeIntent,
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { getDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
-import { settleOpenInvoiceCharges } from '../payments/open-charges.ts';
+import { NEVER_REACHED_PROVIDER, settleOpenInvoiceCharges } from '../payments/open-charges.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import type { PaymentIntentState } from '../payments/payment-gateway.ts';
 import { refundOwed } from '../payments/refund-charge.ts';
@@ -63,11 +64,13 @@ export async function collectInvoice(
   ) {
     return { status: 'skipped', reason: 'not_due' };
   }
+  const payNowKey = `invoice:${invoiceId}:pay:${options.idempotencyKey ?? newId('ch')}`;
   const keyOf = (attempt: number) =>
-    options.trigger === 'automatic'
-      ? `invoice:${invoiceId}:attempt:${attempt}`
-      : `invoice:${invoiceId}:pay:${options.idempotencyKey ?? newId('ch')}`;
-  const standing = await settleOpenInvoiceCharges(deps, invoiceId, keyOf(due.attempt_count + 1));
+    options.trigger === 'automatic' ? `invoice:${invoiceId}:attempt:${attempt}` : payNowKey;
+  // Every open payment of the invoice, this attempt's own included (an earlier run of it may have lost
+  // its answer, or still be processing), is first brought to where the provider says it is. An
+  // attempt's charge is never sent to the provider a second time.
+  const standing = await settleOpenInvoiceCharges(deps, invoiceId, '');
   if (standing === 'in_flight') return { status: 'skipped', reason: 'payment_in_progress' };
 
   const prepared = await db.transaction().execute(async (trx) => {
@@ -79,10 +82,29 @@ export async function collectInvoice(
     ) {
       return { skip: 'not_due' as const };
     }
-    const attempt = invoice.attempt_count + 1;
-    const key = keyOf(attempt);
-    if ((await openInvoiceCharges(trx, invoice.id, key)).length > 0) {
+    if ((await openInvoiceCharges(trx, invoice.id, '')).length > 0) {
       return { skip: 'payment_in_progress' as const };
+    }
+    let attempt = invoice.attempt_count + 1;
+    let key = keyOf(attempt);
+    let earlier = await findChargeByKey(trx, key);
+    // An attempt that never reached the provider was no attempt: the next number is tried at once.
+    while (options.trigger === 'automatic' && earlier?.failure_message === NEVER_REACHED_PROVIDER) {
+      attempt += 1;
+      key = keyOf(attempt);
+      earlier = await findChargeByKey(trx, key);
+    }
+    if (attempt > invoice.attempt_count + 1) {
+      await trx
+        .updateTable('invoices')
+        .set({ attempt_count: attempt - 1 })
+        .where('id', '=', invoice.id)
+        .execute();
+    }
+    if (earlier) {
+      // This attempt was made before and has ended (its outcome settled above): count it, once.
+      if (earlier.status !== 'failed') return { skip: 'payment_in_progress' as const };
+      return { invoice, attempt, key, method: null, chargeId: earlier.id, ended: earlier };
     }
     const method = options.paymentMethodId
       ? await trx
@@ -92,7 +114,7 @@ export async function collectInvoice(
           .where('organization_id', '=', invoice.organization_id)
           .executeTakeFirst()
       : await getDefaultPaymentMethod(trx, invoice.organization_id);
-    if (!method) return { invoice, attempt, key, method: null, chargeId: null };
+    if (!method) return { invoice, attempt, key, method: null, chargeId: null, ended: null };
     await insertPendingCharge(trx, {
       id: newId('ch'),
       organizationId: invoice.organization_id,
@@ -108,23 +130,20 @@ export async function collectInvoice(
       attemptedAt: clock.now(),
     });
     const charge = await findChargeByKey(trx, key);
-    return { invoice, attempt, key, method, chargeId: charge?.id ?? null };
+    return { invoice, attempt, key, method, chargeId: charge?.id ?? null, ended: null };
   });
   if ('skip' in prepared && prepared.skip) return { status: 'skipped', reason: prepared.skip };
   if (!('invoice' in prepared)) return { status: 'skipped', reason: 'not_open' };
 
-  const { invoice, attempt, key, method, chargeId } = prepared;
+  const { invoice, attempt, key, method, chargeId, ended } = prepared;
   let outcome: PaymentIntentState;
-  if (method) {
-    // A replay of an interrupted attempt (same key) renews the lease before it calls again.
-    if (chargeId) {
-      await db
-        .updateTable('charges')
-        .set({ attempted_at: clock.now() })
-        .where('id', '=', chargeId)
-        .where('status', '=', 'pending')
-        .execute();
-    }
+  if (ended) {
+    outcome = {
+      status: 'failed',
+      providerRef: null,
+      message: ended.failure_message ?? 'Payment failed.',
+    };
+  } else if (method && chargeId) {
     outcome = await gateway.charge({
       amountCents: invoice.amount_due_cents,
       providerPaymentMethodId: method.provider_payment_method_id,
@@ -132,13 +151,17 @@ export async function collectInvoice(
       description: `Invoice ${invoice.number}`,
       offSession: options.trigger === 'automatic',
       metadata: { organization_id: invoice.organization_id, purpose: 'invoice' },
+      recordIntent: (providerRef) => recordChargeIntent(db, chargeId, providerRef),
     });
   } else {
     outcome = { status: 'failed', providerRef: null, message: NO_DEFAULT_CARD };
   }
 
   const result = await db.transaction().execute(async (trx) => {
-    const charge = chargeId ? await settleChargeIn(trx, chargeId, outcome, options.at) : null;
+    const charge =
+      chargeId && !ended
+        ? await settleChargeIn(trx, chargeId, outcome, options.at, clock.now())
+        : null;
     if (charge?.status === 'succeeded') return { result: { status: 'paid' } as const, charge };
     if (outcome.status === 'requires_action') {
       return {

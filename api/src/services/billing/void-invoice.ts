@@ -1,3 +1,4 @@
+import { openInvoiceCharges } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { settleOpenInvoiceCharges } from '../payments/open-charges.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
@@ -6,13 +7,15 @@ import { liftOverdueRestriction } from './restrictions.ts';
 export type VoidResult = { status: 'voided' } | { status: 'refused'; reason: string };
 
 const FORGIVEN = 'The invoice was forgiven.';
+export const PAYMENT_IN_FLIGHT =
+  'A payment of this invoice is under way at the payment provider; try again in a few minutes';
 
 /**
  * An operator forgives an open invoice: it is no longer collected and no longer counts as overdue, and the
  * credit it consumed goes back to the balance. Payments of it still open are first cancelled at the
- * provider (or settled, if they went through meanwhile: then the invoice is paid and stays so); a payment
- * whose call is in flight right now cannot be cancelled, and if it succeeds after the invoice is void its
- * money is refunded (settle-charge), so forgiving never keeps a payment.
+ * provider (or settled, if they went through meanwhile: then the invoice is paid and stays so); while a
+ * payment's call is in flight right now (it cannot be cancelled) forgiving is refused, to be tried again.
+ * Should a success still come after the invoice is void, its money is refunded (settle-charge).
  */
 export async function voidInvoice(
   deps: PaymentDeps,
@@ -33,6 +36,11 @@ export async function voidInvoice(
     if (!invoice) return { status: 'refused', reason: 'No such invoice' };
     if (invoice.status !== 'open' && invoice.status !== 'uncollectible') {
       return { status: 'refused', reason: `A ${invoice.status} invoice cannot be forgiven` };
+    }
+    // A payment whose provider call is under way right now cannot be cancelled: forgive it once that
+    // call has ended (its lease is minutes), rather than take money for a forgiven invoice.
+    if ((await openInvoiceCharges(trx, invoiceId, '')).length > 0) {
+      return { status: 'refused', reason: PAYMENT_IN_FLIGHT };
     }
     await trx
       .updateTable('invoices')

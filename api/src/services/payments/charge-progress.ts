@@ -1,5 +1,5 @@
 import { HttpError } from '../../plugins/errors.ts';
-import type { ChargeRow } from '../../repositories/charges.ts';
+import { recordChargeIntent, type ChargeRow } from '../../repositories/charges.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import type { PaymentIntentState } from './payment-gateway.ts';
 import { settleCharge } from './refund-charge.ts';
@@ -40,6 +40,7 @@ export async function chargeAndSettle(
     metadata: { organization_id: charge.organization_id, purpose: charge.purpose },
     // A customer's charge: the card must be theirs (saved for them, or just typed by them).
     organizationId: charge.organization_id,
+    recordIntent: (providerRef) => recordChargeIntent(deps.db, charge.id, providerRef),
   });
   return settleAndReport(deps, charge, outcome);
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { lockChargeForIntent, type ChargeRow } from '../../repositories/charges.ts';
+import { findChargeForIntent, type ChargeRow } from '../../repositories/charges.ts';
 import type { PaymentEvent } from './payment-event.ts';
 import type { PaymentGateway, SetupIntentState } from './payment-gateway.ts';
 import { recordSetupCardIn } from './payment-methods.ts';
@@ -47,7 +47,8 @@ export async function handlePaymentEvent(
       const card = await recordSetupCardIn(trx, gateway.provider, setup, at);
       return card ? 'applied' : 'unknown';
     }
-    const charge = await lockChargeForIntent(trx, event.providerRef, event.chargeKey);
+    // Found without a lock: settling takes the invoice's lock, then the charge's, as every settler does.
+    const charge = await findChargeForIntent(trx, event.providerRef, event.chargeKey);
     if (!charge) return 'unknown';
     settled = await settleChargeIn(
       trx,

@@ -54,6 +54,12 @@ export interface ChargeRequest {
    * customer at the provider, and a payment method saved for another customer fails the charge.
    */
   organizationId?: string;
+  /**
+   * Called with the intent's id once it is created and before it is confirmed (before any money can
+   * move); the payment is not confirmed when it throws. Callers store the id on their charge row, so a
+   * charge without one has certainly taken no money.
+   */
+  recordIntent?: (providerRef: string) => Promise<void>;
 }
 
 export interface SetupIntentRequest {
@@ -101,7 +107,8 @@ export interface PaymentGateway {
   retrievePaymentIntent(providerRef: string): Promise<PaymentIntentState>;
   /**
    * The payment intent the provider holds for a charge key (the idempotency key every charge call
-   * carries), or null when it has none: the way back to a charge whose response was lost.
+   * carries), or null when it has none that was confirmed: an intent created but never confirmed (its
+   * caller died before recording it) is cancelled first, so it can never take money later.
    */
   findPaymentIntentByKey(idempotencyKey: string): Promise<PaymentIntentState | null>;
   /** Gives a succeeded payment's money back; answers the provider's refund id. */

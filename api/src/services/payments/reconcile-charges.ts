@@ -9,8 +9,8 @@ export const STALE_CHARGE_MINUTES = 15;
 /**
  * Charges that may have lost their way (a request that died before or after the provider call, an event
  * that never arrived, a 3-D Secure challenge nobody answered), by wall-clock time:
- * - pending with no provider record known: once the caller's in-flight lease has passed (the provider is
- *   then asked by the charge key: a response lost on the way back is found that way);
+ * - pending: once the caller's in-flight lease has passed (the provider is asked by the intent's id, or
+ *   by the charge key when none was recorded: then it took no money, see the port's two steps);
  * - pending at the provider (processing), or waiting for 3-D Secure: after STALE_CHARGE_MINUTES without
  *   news, or at once when the challenge has expired.
  * Top-ups and invoice payments alike.
@@ -19,24 +19,37 @@ export function staleCharges(deps: PaymentDeps, limit = 100): Promise<ChargeRow[
   const now = deps.clock.now();
   const leaseEnd = new Date(now.getTime() - IN_FLIGHT_LEASE_MS);
   const staleBefore = new Date(now.getTime() - STALE_CHARGE_MINUTES * 60_000);
-  return deps.db
-    .selectFrom('charges')
-    .selectAll()
-    .where('status', 'in', ['pending', 'requires_action'])
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('status', '=', 'pending'),
-          eb('provider_ref', 'is', null),
-          eb.or([eb('attempted_at', 'is', null), eb('attempted_at', '<', leaseEnd)]),
+  return (
+    deps.db
+      .selectFrom('charges')
+      .selectAll()
+      .where('status', 'in', ['pending', 'requires_action'])
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('status', '=', 'pending'),
+            eb.or([eb('attempted_at', 'is', null), eb('attempted_at', '<', leaseEnd)]),
+          ]),
+          eb.and([eb('provider_ref', 'is not', null), eb('updated_at', '<', staleBefore)]),
+          eb.and([eb('status', '=', 'requires_action'), eb('action_expires_at', '<=', now)]),
         ]),
-        eb.and([eb('provider_ref', 'is not', null), eb('updated_at', '<', staleBefore)]),
-        eb.and([eb('status', '=', 'requires_action'), eb('action_expires_at', '<=', now)]),
-      ]),
-    )
-    .orderBy(sql`coalesce(attempted_at, updated_at)`)
-    .limit(limit)
-    .execute();
+      )
+      // Charges waiting out the backoff of an earlier failure take no place in the batch.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('billing_job_failures')
+              .select('billing_job_failures.item_id')
+              .whereRef('billing_job_failures.item_id', '=', 'charges.id')
+              .where('billing_job_failures.kind', '=', 'reconcile')
+              .where('billing_job_failures.retry_after', '>', now),
+          ),
+        ),
+      )
+      .orderBy(sql`coalesce(attempted_at, updated_at)`)
+      .limit(limit)
+      .execute()
+  );
 }
 
 /**

@@ -53,11 +53,25 @@ export async function issueRefund(deps: PaymentDeps, charge: ChargeRow): Promise
 
 /** Refunds still owed (the provider failed when they were first asked): the billing job's sweep. */
 export async function chargesOwingRefunds(deps: PaymentDeps, limit = 100): Promise<ChargeRow[]> {
-  return deps.db
-    .selectFrom('charges')
-    .selectAll()
-    .where('refund_status', '=', 'pending')
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
+  return (
+    deps.db
+      .selectFrom('charges')
+      .selectAll()
+      .where('refund_status', '=', 'pending')
+      // Refunds waiting out the backoff of an earlier failure take no place in the batch.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('billing_job_failures')
+              .select('billing_job_failures.item_id')
+              .whereRef('billing_job_failures.item_id', '=', 'charges.id')
+              .where('billing_job_failures.kind', '=', 'refund')
+              .where('billing_job_failures.retry_after', '>', deps.clock.now()),
+          ),
+        ),
+      )
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute()
+  );
 }

@@ -39,6 +39,8 @@ export async function settleChargeIn(
   chargeId: string,
   state: PaymentIntentState,
   at: Date,
+  /** Wall-clock time of the settlement (row times, 3-D Secure expiry); `at` dates the payment. */
+  wallNow: Date = at,
 ): Promise<ChargeRow> {
   // Locks are always taken invoice first, then charge (as collecting and paying do), so two settlers of
   // the same payment wait for each other instead of deadlocking.
@@ -60,7 +62,7 @@ export async function settleChargeIn(
         provider_ref: providerRef,
         failure_message: null,
         action_expires_at: null,
-        updated_at: at,
+        updated_at: wallNow,
       });
       const refundReason = await applyEffect(trx, updated, at);
       if (!refundReason) return updated;
@@ -68,7 +70,7 @@ export async function settleChargeIn(
         provider_ref: providerRef,
         refund_status: 'pending',
         refund_reason: refundReason,
-        updated_at: at,
+        updated_at: wallNow,
       });
     }
     case 'failed':
@@ -78,19 +80,19 @@ export async function settleChargeIn(
         provider_ref: providerRef,
         failure_message: state.message,
         action_expires_at: null,
-        updated_at: at,
+        updated_at: wallNow,
       });
     case 'requires_action':
       if (charge.status !== 'pending') return charge;
       return update(trx, chargeId, {
         status: 'requires_action',
         provider_ref: providerRef,
-        action_expires_at: new Date(at.getTime() + ACTION_TIMEOUT_MS),
-        updated_at: at,
+        action_expires_at: new Date(wallNow.getTime() + ACTION_TIMEOUT_MS),
+        updated_at: wallNow,
       });
     case 'processing':
       if (charge.status !== 'pending' || charge.provider_ref === providerRef) return charge;
-      return update(trx, chargeId, { provider_ref: providerRef, updated_at: at });
+      return update(trx, chargeId, { provider_ref: providerRef, updated_at: wallNow });
   }
 }
 

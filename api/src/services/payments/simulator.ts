@@ -10,7 +10,6 @@ import type { PaymentEvent } from './payment-event.ts';
 import {
   CardError,
   type CardDetails,
-  type ChargeOutcome,
   type RefundRequest,
   type ChargeRequest,
   type CreatedSetupIntent,
@@ -146,9 +145,10 @@ export class PaymentSimulator implements PaymentGateway {
     return card.customer === null || card.customer === organizationId;
   }
 
-  async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+  async charge(request: ChargeRequest): Promise<PaymentIntentState> {
+    // The same key again answers from the record; one created but left unconfirmed is confirmed now.
     const existing = await this.findIntentByKey(request.idempotencyKey);
-    if (existing) return chargeOutcomeOf(existing);
+    if (existing && existing.status !== UNCONFIRMED) return chargeOutcomeOf(existing);
 
     const card = await this.db
       .selectFrom('simulator_payment_methods')
@@ -182,21 +182,31 @@ export class PaymentSimulator implements PaymentGateway {
       idempotency_key: request.idempotencyKey,
       amount_cents: request.amountCents,
       payment_method_id: card.id,
-      status,
-      failure_message: failure,
+      status: UNCONFIRMED,
+      failure_message: null,
       client_secret: secretFor(intentId),
     };
-    // A concurrent twin with the same key loses the insert and reads the winner's outcome.
-    const inserted = await this.db
+    // Created first, confirmed only once the caller has recorded it, as the provider's two steps. A
+    // concurrent twin with the same key loses the insert and goes on with the winner's intent.
+    await this.db
       .insertInto('simulator_payment_intents')
       .values(intent)
       .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+      .execute();
+    const created = await this.findIntentByKey(request.idempotencyKey);
+    if (!created) throw new Error('The simulator lost a payment intent');
+    if (created.status !== UNCONFIRMED) return chargeOutcomeOf(created);
+    await request.recordIntent?.(created.id);
+    const confirmed = await this.db
+      .updateTable('simulator_payment_intents')
+      .set({ status, failure_message: failure, updated_at: this.now() })
+      .where('id', '=', created.id)
+      .where('status', '=', UNCONFIRMED)
       .returningAll()
       .executeTakeFirst();
-    if (inserted) return chargeOutcomeOf(inserted);
-    const winner = await this.findIntentByKey(request.idempotencyKey);
-    if (!winner) throw new Error('The simulator lost a payment intent');
-    return chargeOutcomeOf(winner);
+    return chargeOutcomeOf(
+      confirmed ?? (await this.findIntentByKey(request.idempotencyKey)) ?? created,
+    );
   }
 
   private findIntentByKey(key: string) {
@@ -208,8 +218,15 @@ export class PaymentSimulator implements PaymentGateway {
   }
 
   async findPaymentIntentByKey(idempotencyKey: string): Promise<PaymentIntentState | null> {
+    // One never confirmed is cancelled, so that it can take no money later.
+    await this.db
+      .updateTable('simulator_payment_intents')
+      .set({ status: 'canceled', failure_message: PAYMENT_CANCELED, updated_at: this.now() })
+      .where('idempotency_key', '=', idempotencyKey)
+      .where('status', '=', UNCONFIRMED)
+      .execute();
     const intent = await this.findIntentByKey(idempotencyKey);
-    return intent ? chargeOutcomeOf(intent) : null;
+    return intent && intent.status !== 'canceled' ? chargeOutcomeOf(intent) : null;
   }
 
   async refund(request: RefundRequest): Promise<{ refundRef: string }> {
@@ -609,8 +626,12 @@ function setupSucceeded(setupIntentId: string): PaymentEvent {
   return { id: id('evt'), type: 'setup_intent.succeeded', providerSetupIntentId: setupIntentId };
 }
 
-function chargeOutcomeOf(intent: IntentRow): ChargeOutcome {
+/** An intent created but not yet confirmed: no money can have moved. */
+const UNCONFIRMED = 'requires_confirmation';
+
+function chargeOutcomeOf(intent: IntentRow): PaymentIntentState {
   if (intent.status === 'succeeded') return { status: 'succeeded', providerRef: intent.id };
+  if (intent.status === UNCONFIRMED) return { status: 'processing', providerRef: intent.id };
   if (intent.status === 'requires_action') {
     return {
       status: 'requires_action',

@@ -125,8 +125,9 @@ export class StripeGateway implements PaymentGateway {
   }
 
   async findPaymentIntentByKey(idempotencyKey: string): Promise<PaymentIntentState | null> {
-    // Every intent carries its charge key in its metadata. Search is eventually consistent (about a
-    // minute), which is why nobody asks before a charge's in-flight lease (five minutes) has passed.
+    // Every intent carries its charge key in its metadata. Search is eventually consistent, so "not
+    // found" may only mean "not indexed yet"; it is safe all the same: an intent is confirmed only after
+    // its id was recorded on the charge, so a charge without one took no money.
     const found = await this.call(() =>
       this.stripe.paymentIntents.search({
         query: `metadata['charge_key']:'${searchLiteral(idempotencyKey)}'`,
@@ -134,7 +135,13 @@ export class StripeGateway implements PaymentGateway {
       }),
     );
     const intent = found.data[0];
-    return intent ? stateOf(intent) : null;
+    if (!intent) return null;
+    // Created but never confirmed: its caller died before recording it. Cancelled, it can take nothing.
+    if (intent.status === 'requires_confirmation') {
+      await this.cancelPaymentIntent(intent.id);
+      return null;
+    }
+    return stateOf(intent);
   }
 
   async refund(request: RefundRequest): Promise<{ refundRef: string }> {
@@ -174,21 +181,30 @@ export class StripeGateway implements PaymentGateway {
       customer = own;
     }
     try {
-      const intent = await this.stripe.paymentIntents.create(
+      // Two steps: the intent is created unconfirmed under the charge key, its id goes to the caller's
+      // charge row, and only then is it confirmed. A charge row without an intent id has therefore
+      // taken no money, whatever was lost on the way.
+      const created = await this.stripe.paymentIntents.create(
         {
           amount: request.amountCents,
           currency: 'usd',
           payment_method: request.providerPaymentMethodId,
           allowed_payment_method_types: ['card'],
           ...(customer ? { customer } : {}),
-          confirm: true,
-          off_session: request.offSession,
+          confirm: false,
           description: request.description,
           metadata: { ...request.metadata, charge_key: request.idempotencyKey },
         },
         { idempotencyKey: request.idempotencyKey },
       );
-      return stateOf(intent);
+      if (created.status !== 'requires_confirmation') return stateOf(created);
+      await request.recordIntent?.(created.id);
+      const confirmed = await this.stripe.paymentIntents.confirm(
+        created.id,
+        { off_session: request.offSession },
+        { idempotencyKey: `${request.idempotencyKey}:confirm` },
+      );
+      return stateOf(confirmed);
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) {
         return {
@@ -305,7 +321,6 @@ function stateOf(intent: Stripe.PaymentIntent): PaymentIntentState {
     case 'succeeded':
       return { status: 'succeeded', providerRef: intent.id };
     case 'requires_action':
-    case 'requires_confirmation':
       return {
         status: 'requires_action',
         providerRef: intent.id,
