@@ -42,6 +42,8 @@ export interface OrganizationsTable {
   restriction_status: RestrictionStatus | null;
   restriction_data: ColumnType<RestrictionData | null, string | null, string | null>;
   has_oriole_project: Generated<boolean>;
+  /** Drawn on the organization's first invoice; every invoice number it gets starts with it. */
+  invoice_prefix: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 

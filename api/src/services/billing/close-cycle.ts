@@ -1,9 +1,10 @@
 import { invoiceTotal, nextCycle, projectedInvoiceLines } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { countInvoices, insertInvoice } from '../../repositories/invoices.ts';
+import { insertInvoice } from '../../repositories/invoices.ts';
 import { lockSubscription } from '../../repositories/subscriptions.ts';
 import { loadCycleData } from './cycle-data.ts';
-import { invoiceNumber, newId } from './ids.ts';
+import { newId } from './ids.ts';
+import { nextInvoiceNumber } from './invoice-number.ts';
 import { billingIdentity } from './billing-identity.ts';
 
 export type CloseCycleResult =
@@ -68,11 +69,11 @@ export async function closeCycle(
     const chargeable = amountDue > 0 && subscription.payment_method_type === 'card';
     const identity = await billingIdentity(trx, organizationId);
     const invoiceId = newId('in');
-    const sequence = (await countInvoices(trx, organizationId)) + 1;
+    const { number, sequence } = await nextInvoiceNumber(trx, organizationId);
     await insertInvoice(trx, {
       id: invoiceId,
       organizationId,
-      number: invoiceNumber(organizationId, sequence),
+      number,
       sequence,
       status: amountDue === 0 ? 'paid' : 'open',
       periodStart,
