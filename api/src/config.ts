@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FEATURES, type Feature } from '@meterline/domain';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from './services/billing/close-grace.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -66,6 +67,13 @@ const envSchema = z.object({
     .refine((value) => value.includes('{slug}'), 'must contain {slug}'),
   SEED_DEMO: z.enum(['auto', 'never']).default('auto'),
   BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** How long after its end a cycle waits for late usage before it closes (at most a week). */
+  BILLING_CLOSE_GRACE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(DEFAULT_CLOSE_GRACE_MINUTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   // The card provider: both keys select Stripe; neither, the built-in simulator.

@@ -77,8 +77,8 @@ describe.each(testDatabases())('invoice numbers (%s)', (database) => {
     await addProOrganization(db(), second, 'twin-two', start);
     for (const cycle of [1, 2]) {
       const at = new Date(addMonthsClamped(start.getTime() / 1000, cycle) * 1000 + DAY);
-      expect((await closeCycle(db(), first, at)).status).toBe('closed');
-      expect((await closeCycle(db(), second, at)).status).toBe('closed');
+      expect((await closeCycle(db(), first, at, 60)).status).toBe('closed');
+      expect((await closeCycle(db(), second, at, 60)).status).toBe('closed');
     }
     const one = await numbersOf(db(), first);
     const two = await numbersOf(db(), second);
@@ -168,8 +168,8 @@ describe.each(testDatabases())('invoice numbers across the upgrade (%s)', (datab
     await migrateToLatest(db, schema);
     expect(await numbersOf(db, invoiced)).toEqual(legacy);
     const at = new Date(start.getTime() + 32 * DAY);
-    expect((await closeCycle(db, invoiced, at)).status).toBe('closed');
-    expect((await closeCycle(db, fresh, at)).status).toBe('closed');
+    expect((await closeCycle(db, invoiced, at, 60)).status).toBe('closed');
+    expect((await closeCycle(db, fresh, at, 60)).status).toBe('closed');
     expect(await numbersOf(db, invoiced)).toEqual([...legacy, 'ML-3BA502F4-0003']);
     const [freshNumber] = await numbersOf(db, fresh);
     expect(freshNumber).toMatch(/^ML-[0-9A-Z]{7}-0001$/);

@@ -18,6 +18,7 @@ export class BillingScheduler {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly intervalSeconds: number,
+    private readonly closeGraceMinutes: number,
   ) {}
 
   start(): void {
@@ -37,7 +38,13 @@ export class BillingScheduler {
     if (this.running) return;
     this.running = (async () => {
       try {
-        const report = await runBillingJobs(this.db, this.gateway, this.clock.now());
+        const report = await runBillingJobs(
+          this.db,
+          this.gateway,
+          this.clock.now(),
+          undefined,
+          this.closeGraceMinutes,
+        );
         if (
           report.closed.length +
             report.paid.length +

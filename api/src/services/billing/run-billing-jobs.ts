@@ -4,6 +4,7 @@ import { subscriptionsDue } from '../../repositories/subscriptions.ts';
 import type { PaymentGateway } from '../payments/payment-gateway.ts';
 import { reconcileStaleCharges } from '../payments/reconcile-charges.ts';
 import { closeCycle } from './close-cycle.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from './close-grace.ts';
 import { collectInvoice } from './collect-invoice.ts';
 import { enforceOverduePayments } from './restrictions.ts';
 
@@ -28,6 +29,7 @@ export async function runBillingJobs(
   gateway: PaymentGateway,
   at: Date,
   onlyOrganizationId?: string,
+  closeGraceMinutes = DEFAULT_CLOSE_GRACE_MINUTES,
 ): Promise<BillingRunReport> {
   const report: BillingRunReport = {
     closed: [],
@@ -36,10 +38,12 @@ export async function runBillingJobs(
     restricted: [],
     reconciled: [],
   };
-  const due = onlyOrganizationId ? [onlyOrganizationId] : await subscriptionsDue(db, at);
+  // A cycle is due once its grace window for late usage has passed (close-grace.ts).
+  const endedBy = new Date(at.getTime() - closeGraceMinutes * 60_000);
+  const due = onlyOrganizationId ? [onlyOrganizationId] : await subscriptionsDue(db, endedBy);
   for (const organizationId of due) {
     for (let cycle = 0; cycle < MAX_CYCLES_PER_RUN; cycle++) {
-      const result = await closeCycle(db, organizationId, at);
+      const result = await closeCycle(db, organizationId, at, closeGraceMinutes);
       if (result.status === 'not_due') break;
       if (result.status === 'closed') report.closed.push(result.invoiceId);
     }
