@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FEATURES, type Feature } from '@meterline/domain';
 import { productionProblems } from './production-mode.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from './services/billing/close-grace.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -134,6 +135,13 @@ const envSchema = z.object({
   /** auto (the default) seeds an empty store; always resets the demo organizations at every start. */
   SEED_DEMO: z.enum(['auto', 'always', 'never']).optional(),
   BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** How long after its end a cycle waits for late usage before it closes (at most a week). */
+  BILLING_CLOSE_GRACE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(DEFAULT_CLOSE_GRACE_MINUTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   // The card provider: named, or else both keys select Stripe and neither the built-in simulator.

@@ -78,6 +78,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     options.clock ?? systemClock,
     app.log,
     options.config.BILLING_JOB_INTERVAL_SECONDS,
+    options.config.BILLING_CLOSE_GRACE_MINUTES,
   );
   const address = await app.listen({ port: options.config.PORT, host: options.config.HOST });
   scheduler.start();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
 import { closeCycle } from '../src/services/billing/close-cycle.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
 import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
 import { newId } from '../src/services/billing/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
@@ -23,6 +24,8 @@ import {
 } from './support/server.ts';
 
 const DAY = 86_400_000;
+/** A cycle closes once the grace window for late usage after its end has passed. */
+const GRACE = DEFAULT_CLOSE_GRACE_MINUTES * 60_000;
 
 describe.each(testDatabases())('closing a cycle (%s)', (database) => {
   const clock = fixedClock(new Date());
@@ -60,7 +63,11 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     );
     expect(upcoming.amount_total).toBe(upcoming.amount_projected);
 
-    const report = await runBillingJobs(deps(), clock.now(), await orgId('acme-pro'));
+    const id = await orgId('acme-pro');
+    // Within the grace window for late usage the cycle stays open; once it has passed, it closes.
+    const early = new Date(before.current_period_end * 1000 + GRACE - 1000);
+    expect((await runBillingJobs(deps(), early, id)).closed).toEqual([]);
+    const report = await runBillingJobs(deps(), new Date(early.getTime() + 1000), id);
     expect(report.closed).toHaveLength(1);
 
     const list = await owner.get('/platform/organizations/acme-pro/billing/invoices?limit=1');
@@ -93,9 +100,10 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     const { current_period_end: end, current_period_start: start } =
       await subscriptionOf('payg-co');
     const at = new Date(end * 1000);
-    const results = await Promise.all([closeCycle(db(), id, at), closeCycle(db(), id, at)]);
+    // No grace: the cycle closes at its very end.
+    const results = await Promise.all([closeCycle(db(), id, at, 0), closeCycle(db(), id, at, 0)]);
     expect(results.map((result) => result.status).sort()).toEqual(['closed', 'not_due']);
-    expect((await closeCycle(db(), id, at)).status).toBe('not_due');
+    expect((await closeCycle(db(), id, at, 0)).status).toBe('not_due');
     const invoices = await db()
       .selectFrom('invoices')
       .select('id')
@@ -144,7 +152,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
       isDefault: true,
     });
     const { current_period_end: end } = await subscriptionOf('crowded-co');
-    const closedAt = end * 1000;
+    const closedAt = end * 1000 + GRACE;
     const closed = await runBillingJobs(deps(), new Date(closedAt), id);
     const invoiceId = closed.closed[0] ?? '';
     expect(closed.failed).toEqual([invoiceId]);
@@ -230,13 +238,13 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     async () => {
       const { current_period_end: end, current_period_start: start } =
         await subscriptionOf('acme-team');
-      const at = new Date(end * 1000).toISOString();
+      const at = new Date(end * 1000 + GRACE).toISOString();
       const cli = fileURLToPath(new URL('../src/cli/billing.ts', import.meta.url));
-      const run = () =>
+      const run = (...options: string[]) =>
         new Promise<string>((resolve, reject) => {
           const child = spawn(
             process.execPath,
-            ['--import', 'tsx', cli, 'close-cycle', '--org', 'acme-team', '--at', at],
+            ['--import', 'tsx', cli, 'close-cycle', '--org', 'acme-team', ...options],
             {
               env: {
                 ...process.env,
@@ -252,7 +260,10 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
           child.on('error', reject);
           child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(output))));
         });
-      const outputs = await Promise.all([run(), run()]);
+      // The CLI leaves the grace window for late usage too (--grace sets another).
+      const ended = new Date(end * 1000).toISOString();
+      expect(JSON.parse(await run('--at', ended))).toMatchObject({ closed: [] });
+      const outputs = await Promise.all([run('--at', at), run('--at', at)]);
       const closed = outputs.flatMap(
         (output) => (JSON.parse(output) as { closed: string[] }).closed,
       );

@@ -45,6 +45,16 @@ describe('configuration', () => {
       expect(message).toContain('DISABLE_PROJECT_CREATION_AND_UPDATES');
     }
   });
+
+  it('waits an hour for late usage before closing a cycle, unless told otherwise', () => {
+    expect(loadConfig({}).BILLING_CLOSE_GRACE_MINUTES).toBe(60);
+    expect(loadConfig({ BILLING_CLOSE_GRACE_MINUTES: '0' }).BILLING_CLOSE_GRACE_MINUTES).toBe(0);
+    for (const bad of ['-1', '1.5', 'an hour', '10081']) {
+      expect(() => loadConfig({ BILLING_CLOSE_GRACE_MINUTES: bad })).toThrow(
+        /BILLING_CLOSE_GRACE_MINUTES/,
+      );
+    }
+  });
 });
 
 const problemsOf = (env: Record<string, string>) => {

@@ -12,12 +12,15 @@ import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
 
 const USAGE = `Operator commands of the billing engine.
 
-  npm run billing -- close-cycle --org <slug> [--at <time>]   close the organization's ended cycles at <time>
-  npm run billing -- run [--at <time>]                        one pass of the billing job for everyone
+  npm run billing -- close-cycle --org <slug> [--at <time>] [--grace <minutes>]
+                                                              close the organization's ended cycles at <time>
+  npm run billing -- run [--at <time>] [--grace <minutes>]    one pass of the billing job for everyone
   npm run billing -- void-invoice --invoice <id> [--at <time>]  forgive an open invoice
   npm run billing -- ingest --file <events.json>              ingest a batch of usage events ({"events": [...]})
 
 <time> is an ISO date or date-time in UTC (2026-12-01 or 2026-12-01T00:00:00Z); it defaults to now.
+A cycle closes once it ended at least BILLING_CLOSE_GRACE_MINUTES (default 60) before <time>, the
+window left for late usage; --grace <minutes> sets another (--grace 0 closes a cycle at its end).
 The store is the one of DATABASE_URL or DATA_DIR, as for npm start.`;
 
 function parseTime(value: string | undefined): Date {
@@ -25,6 +28,13 @@ function parseTime(value: string | undefined): Date {
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(date.getTime())) throw new UsageError(`--at: "${value}" is not a date`);
   return date;
+}
+
+function parseGrace(value: string | undefined, configured: number): number {
+  if (value === undefined) return configured;
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`--grace: "${value}" is not a whole number of minutes`);
+  return Number(value);
 }
 
 class UsageError extends Error {}
@@ -37,6 +47,7 @@ async function main(): Promise<void> {
       at: { type: 'string' },
       invoice: { type: 'string' },
       file: { type: 'string' },
+      grace: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -56,6 +67,7 @@ async function main(): Promise<void> {
     const at = parseTime(values.at);
     // The simulator dates its records at the billing time asked for; whether a charge is still in
     // flight, or a backoff has passed, goes by the real clock.
+    const grace = parseGrace(values.grace, config.BILLING_CLOSE_GRACE_MINUTES);
     const clock: Clock = { now: () => at };
     const gateway = createPaymentGateway(database.db, clock, config);
     const deps = { db: database.db, gateway, clock: systemClock };
@@ -68,12 +80,12 @@ async function main(): Promise<void> {
           .where('slug', '=', values.org)
           .executeTakeFirst();
         if (!org) throw new UsageError(`No organization ${values.org}`);
-        const report = await runBillingJobs(deps, at, org.id);
+        const report = await runBillingJobs(deps, at, org.id, grace);
         console.log(JSON.stringify({ command, org: values.org, at: at.toISOString(), ...report }));
         break;
       }
       case 'run': {
-        const report = await runBillingJobs(deps, at);
+        const report = await runBillingJobs(deps, at, undefined, grace);
         console.log(JSON.stringify({ command, at: at.toISOString(), ...report }));
         break;
       }

@@ -42,6 +42,8 @@ export interface OrganizationsTable {
   restriction_status: RestrictionStatus | null;
   restriction_data: ColumnType<RestrictionData | null, string | null, string | null>;
   has_oriole_project: Generated<boolean>;
+  /** Drawn on the organization's first invoice; every invoice number it gets starts with it. */
+  invoice_prefix: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 
@@ -64,6 +66,8 @@ export interface SubscriptionsTable {
   current_period_end: Timestamp;
   customer_balance_cents: Generated<number>;
   billing_version: Generated<number>;
+  /** The earliest closed cycle that received usage after its close, not billed yet. */
+  late_usage_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
 }
 
@@ -121,6 +125,19 @@ export interface UsageCycleTable {
   usage_sum: Numeric;
   usage_max: Numeric;
   samples: number;
+}
+
+/** What closing a cycle read of each of its roll-up rows: what has been billed of it. */
+export type UsageCycleBilledTable = UsageCycleTable;
+
+export interface ClosedCyclesTable {
+  organization_id: string;
+  cycle_start: Timestamp;
+  cycle_end: Timestamp;
+  plan_id: PlanId;
+  usage_billing_enabled: boolean;
+  projects: ColumnType<{ ref: string; name: string }[], string, string>;
+  closed_at: Timestamp;
 }
 
 export interface UsageDailyTable {
@@ -364,6 +381,8 @@ export interface Database {
   usage_events: UsageEventsTable;
   usage_daily: UsageDailyTable;
   usage_cycle: UsageCycleTable;
+  usage_cycle_billed: UsageCycleBilledTable;
+  closed_cycles: ClosedCyclesTable;
   payment_methods: PaymentMethodsTable;
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;

@@ -82,6 +82,39 @@ export async function countInvoices(db: Db, organizationId: string): Promise<num
   return row?.count ?? 0;
 }
 
+/** The organization's invoice prefix, or null before its first invoice. */
+export async function storedInvoicePrefix(db: Db, organizationId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('invoice_prefix')
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return row.invoice_prefix;
+}
+
+/** The next value of the global prefix sequence: each is handed out once, whatever rolls back. */
+export async function nextInvoicePrefixAllocation(db: Db): Promise<number> {
+  const { rows } = await sql<{ value: string | number }>`
+    SELECT nextval('invoice_prefix_seq') AS value
+  `.execute(db);
+  return Number(rows[0]?.value);
+}
+
+/** Stores the prefix unless the organization has one already; answers the one it keeps. */
+export async function keepInvoicePrefix(
+  db: Db,
+  organizationId: string,
+  prefix: string,
+): Promise<string> {
+  const row = await db
+    .updateTable('organizations')
+    .set({ invoice_prefix: sql<string>`coalesce(invoice_prefix, ${prefix})` })
+    .where('id', '=', organizationId)
+    .returning('invoice_prefix')
+    .executeTakeFirstOrThrow();
+  return row.invoice_prefix ?? prefix;
+}
+
 const LIST_COLUMNS = [
   'id',
   'number',

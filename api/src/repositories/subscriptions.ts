@@ -12,6 +12,7 @@ const COLUMNS = [
   'current_period_end',
   'customer_balance_cents',
   'billing_version',
+  'late_usage_since',
 ] as const;
 
 export function getSubscription(db: Db, organizationId: string) {
@@ -34,12 +35,12 @@ export function lockSubscription(db: Db, organizationId: string) {
 
 export type SubscriptionState = Awaited<ReturnType<typeof getSubscription>>;
 
-/** Organizations whose cycle has ended by `at`, for the closing job. */
-export async function subscriptionsDue(db: Db, at: Date): Promise<string[]> {
+/** Organizations whose cycle had ended by `endedBy`, for the closing job. */
+export async function subscriptionsDue(db: Db, endedBy: Date): Promise<string[]> {
   const rows = await db
     .selectFrom('subscriptions')
     .select('organization_id')
-    .where('current_period_end', '<=', at)
+    .where('current_period_end', '<=', endedBy)
     .orderBy('current_period_end')
     .execute();
   return rows.map((row) => row.organization_id);

@@ -166,6 +166,8 @@ async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise
   const usages: string[] = [];
   const timestamps: number[] = [];
   const cycleAt: (number | null)[] = [];
+  // Each organization's cycles in the batch: any that has closed gets its usage billed late.
+  const cyclesOf = new Map<string, { organizationId: string; start: Date }>();
   for (const event of events) {
     const project = projects.positionOf(event.projectId, event);
     const metric = metrics.positionOf(event.metric, event.metric);
@@ -181,7 +183,14 @@ async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise
     const cycle = cycleStart === null ? null : cycles.positionOf(cycleStart.getTime(), cycleStart);
     cycleAt.push(cycle);
     if (cycle !== null) perCycle.add(project, metric, resource, cycle, usage);
+    if (cycleStart !== null) {
+      const key = `${event.organizationId}|${cycleStart.getTime()}`;
+      if (!cyclesOf.has(key)) {
+        cyclesOf.set(key, { organizationId: event.organizationId, start: cycleStart });
+      }
+    }
   }
+  const batchCycles = [...cyclesOf.values()];
   const organizationOf = sql`${projects.values.map((project) => project.organizationId)}::uuid[]`;
   const projectOf = sql`${projects.values.map((project) => project.projectId)}::uuid[]`;
   const metricNamed = sql`${metrics.values}::text[]`;
@@ -239,7 +248,19 @@ async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise
             usage_max = greatest(daily.usage_max, EXCLUDED.usage_max),
             samples = daily.samples + EXCLUDED.samples
     )
-    UPDATE subscriptions SET billing_version = billing_version + 1
+    UPDATE subscriptions
+    SET billing_version = billing_version + 1,
+        -- Usage of a cycle that has closed is billed by the next close. Decided here, where the
+        -- subscription's row lock is taken: a close holds it, so this sees the cycle it moved to.
+        late_usage_since = least(late_usage_since, (
+          SELECT min(batch.start)
+          FROM unnest(
+            ${batchCycles.map((cycle) => cycle.organizationId)}::uuid[],
+            ${batchCycles.map((cycle) => cycle.start.toISOString())}::timestamptz[]
+          ) AS batch(organization_id, start)
+          WHERE batch.organization_id = subscriptions.organization_id
+            AND batch.start < subscriptions.current_period_start
+        ))
     WHERE organization_id = ANY(${organizationOf})
   `.execute(db);
 }

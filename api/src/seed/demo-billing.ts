@@ -2,6 +2,7 @@ import { addMonthsClamped } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
 import { insertPaymentMethod } from '../repositories/payment-methods.ts';
 import { newId } from '../services/billing/ids.ts';
+import { closesAt, DEFAULT_CLOSE_GRACE_MINUTES } from '../services/billing/close-grace.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { OVERDUE_AFTER_DAYS } from '../services/billing/restrictions.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
@@ -230,8 +231,9 @@ async function nextBillingMoment(db: Db, after: number): Promise<number | null> 
       .where('finalized_at', '>', new Date((after - OVERDUE_AFTER_DAYS * DAY) * 1000))
       .executeTakeFirst(),
   ]);
+  // A cycle closes once the grace for late usage has passed, as in production.
   const moments = [
-    cycle?.at,
+    cycle?.at ? closesAt(cycle.at, DEFAULT_CLOSE_GRACE_MINUTES) : null,
     attempt?.at,
     overdue?.at ? new Date(overdue.at.getTime() + OVERDUE_AFTER_DAYS * DAY * 1000) : null,
   ]

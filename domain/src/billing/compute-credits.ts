@@ -15,7 +15,7 @@ export function computeCreditsCents(window: BillingWindow): Cents {
 /**
  * "Compute Credits": a negative line covering the organization's compute of the cycle up to the
  * plan's credits, never more than the compute billed (primaries, replicas and branches alike).
- * Absent when the plan has no credits or the organization bills no compute.
+ * Absent when the plan has no credits or there is no compute to cover yet (a "$0.00" credit is noise).
  */
 export function computeCreditsLine(
   window: BillingWindow,
@@ -25,9 +25,10 @@ export function computeCreditsLine(
   if (credits <= 0 || computeLines.length === 0) return null;
   const billed = sumCents(computeLines.map((line) => line.amount));
   const covered = Math.min(credits, billed);
+  if (covered <= 0) return null;
   return invoiceLine({
     description: 'Compute Credits',
-    amount: covered === 0 ? 0 : -covered,
+    amount: -covered,
     unitPriceDesc: `${formatCents(credits)} per month`,
     usageMetric: null,
     usageOriginal: null,

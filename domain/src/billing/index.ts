@@ -5,6 +5,7 @@ export * from './invoice-input.ts';
 export * from './projection.ts';
 export * from './overage.ts';
 export * from './upcoming-invoice.ts';
+export * from './late-usage.ts';
 export * from './usage-summary.ts';
 export * from './restriction-banner.ts';
 export * from './proration.ts';

@@ -23,14 +23,30 @@ export function invoiceLineGroupKind(line: GroupedLine): InvoiceGroupKind {
   return text.includes('plan') ? 'plan' : 'line';
 }
 
-const ORDER: readonly InvoiceGroupKind[] = ['plan', 'compute', 'replica_compute', 'branching'];
+const COMPUTE_GROUPS = ['compute', 'replica_compute', 'branching'] as const;
+const ORDER: readonly InvoiceGroupKind[] = ['plan', ...COMPUTE_GROUPS];
+
+/** The compute credits: a compute line that meters nothing, because it covers compute of every kind. */
+function isComputeCredit(line: UpcomingInvoiceLine): boolean {
+  return invoiceLineGroupKind(line) === 'compute' && line.usage_metric === null;
+}
 
 /**
  * The upcoming-invoice breakdown as displayed: the plan row, then compute, replica compute and
- * branching (each one group with its total; the compute credits line falls in compute), then every
- * other line on its own row, in the order given. Empty groups are left out.
+ * branching (each one group with its total), then every other line on its own row, in the order
+ * given. The compute credits go with the first of those groups that bills compute: on their own
+ * they would make a "Compute" group of nothing but a negative amount, beside the replica or branch
+ * compute they actually cover. Empty groups are left out.
  */
 export function groupInvoiceLines(lines: readonly UpcomingInvoiceLine[]): InvoiceLineGroup[] {
+  const kindOf = (line: UpcomingInvoiceLine) =>
+    isComputeCredit(line) ? 'credits' : invoiceLineGroupKind(line);
+  const creditsGroup =
+    COMPUTE_GROUPS.find((kind) => lines.some((line) => kindOf(line) === kind)) ?? 'compute';
+  const groupOf = (line: UpcomingInvoiceLine) => {
+    const kind = kindOf(line);
+    return kind === 'credits' ? creditsGroup : kind;
+  };
   const group = (
     kind: InvoiceGroupKind,
     members: readonly UpcomingInvoiceLine[],
@@ -42,11 +58,11 @@ export function groupInvoiceLines(lines: readonly UpcomingInvoiceLine[]): Invoic
   const grouped = ORDER.map((kind) =>
     group(
       kind,
-      lines.filter((line) => invoiceLineGroupKind(line) === kind),
+      lines.filter((line) => groupOf(line) === kind),
     ),
   );
   const singles = lines
-    .filter((line) => invoiceLineGroupKind(line) === 'line')
+    .filter((line) => groupOf(line) === 'line')
     .map((line) => group('line', [line]));
   return [...grouped.filter((g) => g.lines.length > 0), ...singles];
 }

@@ -12,13 +12,17 @@ export function quotaContextOf(window: BillingWindow): QuotaContext {
   return { projectCount: window.projects.length, cycleHours: cycleHours(window.period) };
 }
 
-/** One line per metric whose usage beyond the included quota is billed and above zero. */
+/**
+ * One line per metric whose usage beyond the included quota is billed and costs at least a cent once
+ * rounded: an overage of one user (0.325¢) would be a "$0.00" line that bills nothing and only
+ * raises the question why it is there.
+ */
 export function overageLines(window: BillingWindow): UpcomingInvoiceLine[] {
   const context = quotaContextOf(window);
   return QUOTA_METRICS.flatMap((metric) => {
     const usage = window.usage.get(metric) ?? Q.ZERO;
     const result = overageOf(window.planId, window.usageBillingEnabled, metric, usage, context);
-    if (!result.billed || Q.isZero(result.overage)) return [];
+    if (result.cents === 0) return [];
     const definition = QUOTA_DEFINITIONS[metric];
     const price = formatPriceDollars(definition.price, definition.priceUnit.units);
     const shares = window.usageByProject

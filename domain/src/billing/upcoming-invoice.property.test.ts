@@ -151,6 +151,22 @@ describe('upcoming invoice properties', () => {
     );
   });
 
+  it('shows no "$0.00" overage or compute credits line', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        for (const lines of [accruedInvoiceLines(i), projectedInvoiceLines(i)]) {
+          const silent = lines.filter(
+            (l) =>
+              l.amount === 0 &&
+              (l.description === 'Compute Credits' ||
+                QUOTA_METRICS.some((metric) => metric === l.usage_metric)),
+          );
+          expect(silent).toEqual([]);
+        }
+      }),
+    );
+  });
+
   it('projects no less than what has accrued', () => {
     fc.assert(
       fc.property(input, (i) => {

@@ -168,6 +168,24 @@ describe('computeUpcomingInvoice: a pro org with 3 projects at mid-cycle', () =>
     expect(invoice.amount_projected).toBe(2500);
   });
 
+  it('shows no "$0.00" compute credits while there is no compute to cover', () => {
+    // The first minute of a cycle: compute has accrued nothing yet; the projection has compute.
+    const start = {
+      ...proOrg,
+      asOf: START,
+      compute: proOrg.compute.map((entry) => ({ ...entry, hours: 0 })),
+      addons: [],
+    };
+    const invoice = computeUpcomingInvoice(start);
+    expect(summary(invoice.lines)).toEqual([
+      ['Pro Plan', 2500],
+      ['Compute Hours Micro', 0],
+      ['Compute Hours Small', 0],
+      ['Compute Hours Medium', 0],
+    ]);
+    expect(summary(projectedInvoiceLines(start))).toContainEqual(['Compute Credits', -1000]);
+  });
+
   it('splits a compute line across projects so the breakdown adds up to the line', () => {
     const invoice = computeUpcomingInvoice({
       ...proOrg,
@@ -280,16 +298,16 @@ describe('computeUpcomingInvoice: a pay-as-you-go org beyond its quota', () => {
     expect(computeUpcomingInvoice(payg).amount_projected).toBe(12_175);
   });
 
-  it('rounds the exact overage half up, once', () => {
-    // 0.04 GB × 12.5¢ = 0.5¢ → 1; 1 MAU × 0.325¢ → 0 and no line is shown for a zero overage.
+  it('rounds the exact overage half up, once, and shows no line for an overage that rounds to $0.00', () => {
+    // 0.04 GB × 12.5¢ = 0.5¢ → 1; 1 MAU × 0.325¢ → 0: billed, but a "$0.00" line would bill nothing.
     const lines = accruedInvoiceLines({
       ...payg,
       usage: { DATABASE_SIZE: 8.04e9, MONTHLY_ACTIVE_USERS: 100_001 },
     });
-    expect(summary(lines).slice(3)).toEqual([
-      ['Database Size', 1],
-      ['Monthly Active Users', 0],
-    ]);
+    expect(summary(lines).slice(3)).toEqual([['Database Size', 1]]);
+    // Two users over cost 0.65¢, which rounds to a cent.
+    const two = accruedInvoiceLines({ ...payg, usage: { MONTHLY_ACTIVE_USERS: 100_002 } });
+    expect(summary(two).slice(3)).toEqual([['Monthly Active Users', 1]]);
   });
 
   it('bills uncapped disk usage even with the spend cap on, per project quota', () => {

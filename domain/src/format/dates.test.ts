@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGraceEnd, formatInvoiceDate } from './dates.ts';
+import { formatGraceEnd, formatInvoiceDate, formatPeriod } from './dates.ts';
 
 describe('date formats', () => {
   const nov1 = Date.UTC(2026, 10, 1, 23, 59) / 1000;
@@ -10,5 +10,11 @@ describe('date formats', () => {
 
   it('formats grace period ends as DD MMM, YYYY in UTC', () => {
     expect(formatGraceEnd(nov1)).toBe('01 Nov, 2026');
+  });
+
+  it('names a billing period with its year once, or twice across a new year', () => {
+    const day = (y: number, m: number, d: number) => Date.UTC(y, m, d) / 1000;
+    expect(formatPeriod(day(2026, 10, 1), day(2026, 11, 1))).toBe('1 Nov – 1 Dec 2026');
+    expect(formatPeriod(day(2026, 11, 15), day(2027, 0, 15))).toBe('15 Dec 2026 – 15 Jan 2027');
   });
 });

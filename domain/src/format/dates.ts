@@ -20,3 +20,16 @@ export function formatGraceEnd(unixSeconds: number): string {
   const { day, month, year } = parts(unixSeconds);
   return `${day} ${month}, ${year}`;
 }
+
+/**
+ * A billing period as a line names it, in UTC, the year once when both ends share it: "1 Nov – 1 Dec
+ * 2026", "15 Dec 2026 – 15 Jan 2027". Periods are half-open, so the end is the next period's start.
+ */
+export function formatPeriod(start: number, end: number): string {
+  const from = parts(start);
+  const to = parts(end);
+  const day = (value: string) => String(Number(value));
+  const head = `${day(from.day)} ${from.month}`;
+  const tail = `${day(to.day)} ${to.month} ${to.year}`;
+  return from.year === to.year ? `${head} – ${tail}` : `${head} ${from.year} – ${tail}`;
+}

@@ -7,6 +7,7 @@ import * as billingVersion from './0005-billing-version.ts';
 import * as simulatorCardOwner from './0006-simulator-card-owner.ts';
 import * as usageEventsLog from './0007-usage-events-log.ts';
 import * as chargeSettlement from './0008-charge-settlement.ts';
+import * as billingRecords from './0009-billing-records.ts';
 import * as simulatorCardFingerprint from './0010-simulator-card-fingerprint.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0006-simulator-card-owner': simulatorCardOwner,
   '0007-usage-events-log': usageEventsLog,
   '0008-charge-settlement': chargeSettlement,
+  '0009-billing-records': billingRecords,
   '0010-simulator-card-fingerprint': simulatorCardFingerprint,
 };

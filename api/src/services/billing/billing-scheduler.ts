@@ -18,6 +18,7 @@ export class BillingScheduler {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly intervalSeconds: number,
+    private readonly closeGraceMinutes: number,
   ) {}
 
   start(): void {
@@ -40,6 +41,8 @@ export class BillingScheduler {
         const report = await runBillingJobs(
           { db: this.db, gateway: this.gateway, clock: this.clock },
           this.clock.now(),
+          undefined,
+          this.closeGraceMinutes,
         );
         for (const error of report.errors) {
           this.log.warn({ item: error }, 'billing job item failed; it is retried after a backoff');

@@ -1,10 +1,14 @@
 import { invoiceTotal, nextCycle, projectedInvoiceLines } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { countInvoices, insertInvoice } from '../../repositories/invoices.ts';
+import { recordBilledUsage, recordClosedCycle } from '../../repositories/closed-cycles.ts';
+import { insertInvoice } from '../../repositories/invoices.ts';
 import { lockSubscription } from '../../repositories/subscriptions.ts';
-import { loadCycleData } from './cycle-data.ts';
-import { invoiceNumber, newId } from './ids.ts';
 import { billingIdentity } from './billing-identity.ts';
+import { closesAt } from './close-grace.ts';
+import { loadCycleData } from './cycle-data.ts';
+import { newId } from './ids.ts';
+import { nextInvoiceNumber } from './invoice-number.ts';
+import { recordLateUsageBilled } from './late-usage.ts';
 
 export type CloseCycleResult =
   | { status: 'not_due'; periodEnd: Date }
@@ -15,9 +19,12 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const fromSeconds = (value: number) => new Date(value * 1000);
 
 /**
- * Finalizes the organization's current cycle if it has ended by `at`: the upcoming invoice at the cycle's end
- * becomes an immutable numbered invoice, the credit balance is applied first, and the subscription moves to
- * the next cycle. It all happens under the subscription's row lock in one transaction, and the invoice is
+ * Finalizes the organization's current cycle if it ended at least `graceMinutes` before `at` (usage
+ * reported late still counts): the upcoming invoice at the cycle's end, with the usage that reached
+ * earlier cycles after they closed, becomes an immutable numbered invoice, the credit balance is applied
+ * first, and the subscription moves to the next cycle. The cycle's roll-ups are recorded as billed, as
+ * read, with the rules it closed under, so usage that reaches it later is billed once, on the next
+ * invoice. It all happens under the subscription's row lock in one transaction, and the invoice is
  * unique per (organization, period start): a second closer, concurrent or late, finds nothing due.
  * Charging happens after commit (see collect-invoice), so a crash never leaves a charge without an invoice.
  */
@@ -25,10 +32,11 @@ export async function closeCycle(
   db: Db,
   organizationId: string,
   at: Date,
+  graceMinutes: number,
 ): Promise<CloseCycleResult> {
   return db.transaction().execute(async (trx) => {
     const subscription = await lockSubscription(trx, organizationId);
-    if (subscription.current_period_end > at) {
+    if (closesAt(subscription.current_period_end, graceMinutes) > at) {
       return { status: 'not_due', periodEnd: subscription.current_period_end };
     }
     const periodStart = subscription.current_period_start;
@@ -41,12 +49,29 @@ export async function closeCycle(
         usageBillingEnabled: subscription.usage_billing_enabled,
         periodStart,
         periodEnd,
+        lateUsageSince: subscription.late_usage_since,
       },
       periodEnd,
     );
-    const lines = projectedInvoiceLines(data.input);
+    const lines = [...projectedInvoiceLines(data.input), ...data.late.lines];
     const subtotal = invoiceTotal(lines);
     const next = nextCycle(seconds(subscription.billing_cycle_anchor), seconds(periodEnd));
+
+    await recordClosedCycle(trx, {
+      organizationId,
+      cycleStart: periodStart,
+      cycleEnd: periodEnd,
+      planId: subscription.plan_id,
+      usageBillingEnabled: subscription.usage_billing_enabled,
+      projects: data.input.projects,
+      closedAt: at,
+    });
+    await recordBilledUsage(
+      trx,
+      organizationId,
+      data.usageRows.map((row) => ({ ...row, cycle_start: periodStart })),
+    );
+    await recordLateUsageBilled(trx, organizationId, data.late);
 
     // Partner-billed organizations are invoiced by their partner; free cycles owe nothing.
     const billsHere = !subscription.billing_via_partner && subtotal > 0;
@@ -59,6 +84,8 @@ export async function closeCycle(
         current_period_start: fromSeconds(next.start),
         current_period_end: fromSeconds(next.end),
         customer_balance_cents: subscription.customer_balance_cents - credit,
+        // Read and recorded as billed above; ingestion sets it again for what arrives from now on.
+        late_usage_since: null,
       })
       .where('organization_id', '=', organizationId)
       .execute();
@@ -68,11 +95,11 @@ export async function closeCycle(
     const chargeable = amountDue > 0 && subscription.payment_method_type === 'card';
     const identity = await billingIdentity(trx, organizationId);
     const invoiceId = newId('in');
-    const sequence = (await countInvoices(trx, organizationId)) + 1;
+    const { number, sequence } = await nextInvoiceNumber(trx, organizationId);
     await insertInvoice(trx, {
       id: invoiceId,
       organizationId,
-      number: invoiceNumber(organizationId, sequence),
+      number,
       sequence,
       status: amountDue === 0 ? 'paid' : 'open',
       periodStart,

@@ -1,8 +1,5 @@
 import {
-  COMPUTE_METRICS,
   computeUpcomingInvoice,
-  QUOTA_METRICS,
-  USAGE_METRIC_DEFINITIONS,
   computeMetricForSize,
   isActiveProject,
   rational,
@@ -17,11 +14,13 @@ import {
   type Rational,
   type UpcomingInvoice,
   type UpcomingInvoiceInput,
+  withLateUsage,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { rationalFromDecimal } from '../../db/numeric.ts';
 import { getSubscription } from '../../repositories/subscriptions.ts';
 import { cycleUsage, type CycleUsageRow } from '../../repositories/usage.ts';
+import { NO_LATE_USAGE, readLateUsage, type LateUsage } from './late-usage.ts';
+import { addUpUsage, exactUsage } from './usage-rows.ts';
 
 export interface CycleSubject {
   organizationId: string;
@@ -29,6 +28,8 @@ export interface CycleSubject {
   usageBillingEnabled: boolean;
   periodStart: Date;
   periodEnd: Date;
+  /** The subscription's late_usage_since: closed cycles from then on have usage to bill late. */
+  lateUsageSince?: Date | null;
 }
 
 export interface CycleData {
@@ -36,14 +37,17 @@ export interface CycleData {
   totals: Partial<Record<QuotaMetric, Rational>>;
   perProject: ProjectMetricUsage[];
   projectCount: number;
+  /** The cycle's roll-up rows as read: what closing it records as billed. */
+  usageRows: CycleUsageRow[];
+  /** Usage of earlier cycles that arrived after they closed: billed with this cycle. */
+  late: LateUsage;
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-const COMPUTE = new Set<string>(COMPUTE_METRICS);
-const QUOTA = new Set<string>(QUOTA_METRICS);
 
-function readCycleRows(db: Db, organizationId: string, start: Date, end: Date) {
-  return Promise.all([
+async function readCycleRows(db: Db, subject: CycleSubject) {
+  const { organizationId, periodStart: start, periodEnd: end } = subject;
+  const rows = await Promise.all([
     db
       .selectFrom('projects')
       .select(['id', 'ref', 'name', 'status', 'compute_size'])
@@ -65,30 +69,14 @@ function readCycleRows(db: Db, organizationId: string, start: Date, end: Date) {
       .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', start)]))
       .orderBy('started_at')
       .execute(),
-    cycleUsage(db, organizationId, start).then((rows) => rows.map(exactUsage)),
+    cycleUsage(db, organizationId, start).then((usage) => usage.map(exactUsage)),
   ]);
+  const late = subject.lateUsageSince
+    ? await readLateUsage(db, organizationId, subject.lateUsageSince, start, rows[0])
+    : NO_LATE_USAGE;
+  return [...rows, late] as const;
 }
 
-/** A cycle roll-up row with its decimals read exactly, once per read (cached reads skip it). */
-interface ExactUsageRow {
-  project_id: string;
-  metric: string;
-  resource: string;
-  sum: Rational;
-  max: Rational;
-  samples: number;
-}
-
-function exactUsage(row: CycleUsageRow): ExactUsageRow {
-  return {
-    project_id: row.project_id,
-    metric: row.metric,
-    resource: row.resource,
-    sum: rationalFromDecimal(row.usage_sum),
-    max: rationalFromDecimal(row.usage_max),
-    samples: row.samples,
-  };
-}
 type CycleRows = Awaited<ReturnType<typeof readCycleRows>>;
 
 const CACHE_TTL_MS = 60_000;
@@ -125,12 +113,7 @@ export class CycleRowsCache {
   async read(db: Db, subject: CycleSubject & { billingVersion: number }): Promise<CycleRows> {
     const cached = this.fresh(subject);
     if (cached) return cached.rows;
-    const rows = await readCycleRows(
-      db,
-      subject.organizationId,
-      subject.periodStart,
-      subject.periodEnd,
-    );
+    const rows = await readCycleRows(db, subject);
     this.entries.delete(subject.organizationId);
     this.entries.set(subject.organizationId, { key: this.keyOf(subject), rows, at: this.now() });
     if (this.entries.size > CACHE_ENTRIES) {
@@ -151,7 +134,7 @@ export class CycleRowsCache {
     const key = `${subject.planId}|${subject.usageBillingEnabled}|${asOf}`;
     if (entry?.priced?.key === key) return entry.priced.invoice;
     const data = await loadCycleData(db, subject, new Date(asOf * 1000), rows);
-    const invoice = computeUpcomingInvoice(data.input);
+    const invoice = withLateUsage(computeUpcomingInvoice(data.input), data.late.lines);
     if (entry) entry.priced = { key, invoice };
     return invoice;
   }
@@ -164,10 +147,9 @@ export async function loadCycleData(
   asOf: Date,
   rows?: CycleRows,
 ): Promise<CycleData> {
-  const { organizationId, periodStart: start, periodEnd: end } = subject;
+  const { periodStart: start, periodEnd: end } = subject;
   const until = new Date(Math.min(Math.max(asOf.getTime(), start.getTime()), end.getTime()));
-  const [projects, resources, addons, usage] =
-    rows ?? (await readCycleRows(db, organizationId, start, end));
+  const [projects, resources, addons, usage, late] = rows ?? (await readCycleRows(db, subject));
   const refOf = new Map(projects.map((project) => [project.id, project.ref]));
   const nameOf = new Map(projects.map((project) => [project.id, project.name]));
   const billsCompute = subject.planId !== 'free';
@@ -211,13 +193,9 @@ export async function loadCycleData(
           };
     compute.set(k, entry);
   };
-  const usageRows: ExactUsageRow[] = [];
-  for (const row of usage) {
-    if (COMPUTE.has(row.metric)) {
-      addHours(row.project_id, row.resource, row.metric as ComputeMetric, row.sum);
-    } else if (QUOTA.has(row.metric)) {
-      usageRows.push(row);
-    }
+  const added = addUpUsage(usage);
+  for (const entry of added.hours.values()) {
+    addHours(entry.projectId, entry.resource, entry.metric, entry.hours);
   }
   for (const k of running) {
     if (compute.has(k)) continue;
@@ -239,23 +217,14 @@ export async function loadCycleData(
     });
   }
 
-  const perProjectValues = new Map<string, Rational>();
-  for (const row of usageRows) {
-    const metric = row.metric as QuotaMetric;
-    const value = aggregate(metric, row);
-    const k = `${row.project_id}|${metric}`;
-    perProjectValues.set(k, Rationals.add(perProjectValues.get(k) ?? rational(0), value));
-  }
   const totals: Partial<Record<QuotaMetric, Rational>> = {};
   const perProject: ProjectMetricUsage[] = [];
-  for (const [k, value] of perProjectValues) {
-    const [projectId = '', metric = ''] = k.split('|');
-    const quotaMetric = metric as QuotaMetric;
-    totals[quotaMetric] = Rationals.add(totals[quotaMetric] ?? rational(0), value);
+  for (const { projectId, metric, value } of added.values) {
+    totals[metric] = Rationals.add(totals[metric] ?? rational(0), value);
     perProject.push({
       ref: refOf.get(projectId) ?? projectId,
       name: nameOf.get(projectId) ?? projectId,
-      metric: quotaMetric,
+      metric,
       usage: value,
     });
   }
@@ -279,24 +248,13 @@ export async function loadCycleData(
     totals,
     perProject,
     projectCount: projects.length,
+    usageRows: usage.map((row) => row.row),
+    late,
   };
 }
 
 function key(projectId: string, resource: string, metric: string): string {
   return `${projectId}|${resource}|${metric}`;
-}
-
-/** A project's cycle value of a metric, by the metric's aggregation. */
-function aggregate(metric: QuotaMetric, row: ExactUsageRow): Rational {
-  const definition = USAGE_METRIC_DEFINITIONS[metric as keyof typeof USAGE_METRIC_DEFINITIONS];
-  switch (definition?.aggregation) {
-    case 'average':
-      return row.samples > 0 ? Rationals.divide(row.sum, rational(row.samples)) : rational(0);
-    case 'max':
-      return row.max;
-    default:
-      return row.sum;
-  }
 }
 
 /** The organization's current cycle, as of `at`; what was read may come from the cache. */
@@ -323,6 +281,7 @@ function subjectOf(
     usageBillingEnabled: subscription.usage_billing_enabled,
     periodStart: subscription.current_period_start,
     periodEnd: subscription.current_period_end,
+    lateUsageSince: subscription.late_usage_since,
     billingVersion: subscription.billing_version,
   };
 }

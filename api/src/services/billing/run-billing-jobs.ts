@@ -4,6 +4,7 @@ import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { reconcileCharge, staleCharges } from '../payments/reconcile-charges.ts';
 import { chargesOwingRefunds, issueRefund } from '../payments/refund-charge.ts';
 import { closeCycle } from './close-cycle.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from './close-grace.ts';
 import { collectInvoice } from './collect-invoice.ts';
 import { JobFailures, type JobItemError } from './job-failures.ts';
 import { overdueCandidates, restrictIfOverdue } from './restrictions.ts';
@@ -36,6 +37,7 @@ export async function runBillingJobs(
   deps: PaymentDeps,
   at: Date,
   onlyOrganizationId?: string,
+  closeGraceMinutes = DEFAULT_CLOSE_GRACE_MINUTES,
 ): Promise<BillingRunReport> {
   const { db } = deps;
   // An operator running one organization by hand means it: no backoff stands in the way.
@@ -50,11 +52,13 @@ export async function runBillingJobs(
     reconciled: [],
     refunded: [],
   };
-  const due = onlyOrganizationId ? [onlyOrganizationId] : await subscriptionsDue(db, at);
+  // A cycle is due once its grace window for late usage has passed (close-grace.ts).
+  const endedBy = new Date(at.getTime() - closeGraceMinutes * 60_000);
+  const due = onlyOrganizationId ? [onlyOrganizationId] : await subscriptionsDue(db, endedBy);
   for (const organizationId of due) {
     await items.isolate('close_cycle', organizationId, organizationId, async () => {
       for (let cycle = 0; cycle < MAX_CYCLES_PER_RUN; cycle++) {
-        const result = await closeCycle(db, organizationId, at);
+        const result = await closeCycle(db, organizationId, at, closeGraceMinutes);
         if (result.status === 'not_due') break;
         if (result.status === 'closed') report.closed.push(result.invoiceId);
       }

@@ -1,4 +1,9 @@
-import type { Organization, Subscription, UpcomingInvoice } from '@meterline/domain';
+import {
+  computeUpcomingInvoice,
+  type Organization,
+  type Subscription,
+  type UpcomingInvoice,
+} from '@meterline/domain';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordedBilling } from '../../../../test/billing-fixtures';
@@ -98,6 +103,42 @@ describe('upcoming invoice section', () => {
     expect(rowAmount(section, 'Monthly Active Users')).toBe('$94.20');
     expect(within(section).getByRole('row', { name: /Egress/ })).toHaveTextContent('$0.09 per GB');
     expect(totals(section)).toEqual({ 'Total so far': '$125.29', 'Projected total': '$190.00' });
+  });
+
+  it('shows the compute credits inside the group that has the compute', async () => {
+    // Every project paused: a read replica is the only compute of the cycle so far.
+    const subscription = recordedBilling.subscription.acmePro;
+    const upcomingInvoice = computeUpcomingInvoice({
+      planId: 'pro',
+      usageBillingEnabled: false,
+      period: { start: subscription.current_period_start, end: subscription.current_period_end },
+      asOf: subscription.current_period_start + 15 * 86_400,
+      projects: [{ ref: 'acmepro2', name: 'Acme Pro Project 2' }],
+      compute: [
+        {
+          projectRef: 'acmepro2',
+          kind: 'read_replica',
+          metric: 'COMPUTE_HOURS_SM',
+          hours: 360,
+          running: true,
+        },
+      ],
+      addons: [],
+      usage: {},
+    });
+    const { section, user } = renderBreakdown(recorded.organization.acmePro, {
+      subscription,
+      upcomingInvoice,
+    });
+    expect(within(section).queryByRole('button', { name: 'Compute' })).toBeNull();
+    // 360 h × $0.0206 = $7.42, all of it covered.
+    expect(rowAmount(section, 'Read replica compute')).toBe('$0.00');
+    await user.click(within(section).getByRole('button', { name: 'Read replica compute' }));
+    expect(within(section).getByRole('row', { name: /Compute Credits/ })).toHaveTextContent(
+      '-$7.42',
+    );
+    // Running to the end of the 30-day cycle: 720 h × $0.0206 = $14.83, $10.00 of it covered.
+    expect(totals(section)).toEqual({ 'Total so far': '$25.00', 'Projected total': '$29.83' });
   });
 
   it('shows the days left of the cycle with the spec’s hint', () => {

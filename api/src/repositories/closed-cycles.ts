@@ -1,0 +1,146 @@
+import type { PlanId } from '@meterline/domain';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { CycleUsageRow } from './usage.ts';
+
+export interface ClosedCycleRecord {
+  organizationId: string;
+  cycleStart: Date;
+  cycleEnd: Date;
+  planId: PlanId;
+  usageBillingEnabled: boolean;
+  projects: readonly { ref: string; name: string }[];
+  closedAt: Date;
+}
+
+/** The rules a cycle closed under, kept to price the usage that reaches it after the close. */
+export async function recordClosedCycle(db: Db, record: ClosedCycleRecord): Promise<void> {
+  await db
+    .insertInto('closed_cycles')
+    .values({
+      organization_id: record.organizationId,
+      cycle_start: record.cycleStart,
+      cycle_end: record.cycleEnd,
+      plan_id: record.planId,
+      usage_billing_enabled: record.usageBillingEnabled,
+      projects: JSON.stringify(record.projects),
+      closed_at: record.closedAt,
+    })
+    .execute();
+}
+
+export async function closedCyclesOf(
+  db: Db,
+  organizationId: string,
+  starts: readonly Date[],
+): Promise<ClosedCycleRecord[]> {
+  if (starts.length === 0) return [];
+  const rows = await db
+    .selectFrom('closed_cycles')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('cycle_start', 'in', [...starts])
+    .execute();
+  return rows.map((row) => ({
+    organizationId: row.organization_id,
+    cycleStart: row.cycle_start,
+    cycleEnd: row.cycle_end,
+    planId: row.plan_id,
+    usageBillingEnabled: row.usage_billing_enabled,
+    projects: row.projects,
+    closedAt: row.closed_at,
+  }));
+}
+
+/** A roll-up row of a cycle, as billed so far: the row as read by the close that billed it. */
+export interface BilledUsageRow extends CycleUsageRow {
+  cycle_start: Date;
+}
+
+/**
+ * Records roll-up rows as billed, with the values the biller read (never the row as it stands now:
+ * usage ingested meanwhile is not billed yet). A row billed before is replaced by its newer reading.
+ */
+export async function recordBilledUsage(
+  db: Db,
+  organizationId: string,
+  rows: readonly BilledUsageRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO usage_cycle_billed AS billed
+      (organization_id, cycle_start, metric, project_id, resource, usage_sum, usage_max, samples)
+    SELECT ${organizationId}::uuid, row.cycle_start, row.metric, row.project_id, row.resource,
+           row.usage_sum, row.usage_max, row.samples
+    FROM unnest(
+      ${rows.map((row) => row.cycle_start.toISOString())}::timestamptz[],
+      ${rows.map((row) => row.metric)}::text[],
+      ${rows.map((row) => row.project_id)}::uuid[],
+      ${rows.map((row) => row.resource)}::text[],
+      ${rows.map((row) => row.usage_sum)}::numeric[],
+      ${rows.map((row) => row.usage_max)}::numeric[],
+      ${rows.map((row) => row.samples)}::int4[]
+    ) AS row(cycle_start, metric, project_id, resource, usage_sum, usage_max, samples)
+    ON CONFLICT (organization_id, cycle_start, metric, project_id, resource) DO UPDATE
+      SET usage_sum = EXCLUDED.usage_sum,
+          usage_max = EXCLUDED.usage_max,
+          samples = EXCLUDED.samples
+  `.execute(db);
+}
+
+/** A roll-up row of a closed cycle beside what was billed of it (null: none of it). */
+export interface ReportedUsageRow extends BilledUsageRow {
+  billed: { usage_sum: string; usage_max: string; samples: number } | null;
+}
+
+/** Every roll-up row of the cycles that started in [since, before), beside what was billed of it. */
+export async function closedCycleUsage(
+  db: Db,
+  organizationId: string,
+  since: Date,
+  before: Date,
+): Promise<ReportedUsageRow[]> {
+  const rows = await db
+    .selectFrom('usage_cycle as usage')
+    .leftJoin('usage_cycle_billed as billed', (join) =>
+      join
+        .onRef('billed.organization_id', '=', 'usage.organization_id')
+        .onRef('billed.cycle_start', '=', 'usage.cycle_start')
+        .onRef('billed.metric', '=', 'usage.metric')
+        .onRef('billed.project_id', '=', 'usage.project_id')
+        .onRef('billed.resource', '=', 'usage.resource'),
+    )
+    .select([
+      'usage.cycle_start',
+      'usage.project_id',
+      'usage.metric',
+      'usage.resource',
+      'usage.usage_sum',
+      'usage.usage_max',
+      'usage.samples',
+      'billed.usage_sum as billed_sum',
+      'billed.usage_max as billed_max',
+      'billed.samples as billed_samples',
+    ])
+    .where('usage.organization_id', '=', organizationId)
+    .where('usage.cycle_start', '>=', since)
+    .where('usage.cycle_start', '<', before)
+    .execute();
+  return rows.map((row) => ({
+    cycle_start: row.cycle_start,
+    project_id: row.project_id,
+    metric: row.metric,
+    resource: row.resource,
+    usage_sum: String(row.usage_sum),
+    usage_max: String(row.usage_max),
+    samples: row.samples,
+    billed:
+      row.billed_samples === null || row.billed_sum === null || row.billed_max === null
+        ? null
+        : {
+            usage_sum: String(row.billed_sum),
+            usage_max: String(row.billed_max),
+            samples: row.billed_samples,
+          },
+  }));
+}

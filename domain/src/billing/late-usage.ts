@@ -1,0 +1,141 @@
+import { formatPeriod } from '../format/dates.ts';
+import { sumCents } from '../money/cents.ts';
+import * as Q from '../money/rational.ts';
+import type { PlanId } from '../organization/plans.ts';
+import { QUANTITY_DECIMALS } from './breakdown.ts';
+import { isComputeMetric } from './compute.ts';
+import { computeCreditsLine } from './compute-credits.ts';
+import { computeLines } from './compute-lines.ts';
+import {
+  toBillingWindow,
+  type BillingPeriod,
+  type BillingWindow,
+  type ComputeHours,
+  type Quantity,
+} from './invoice-input.ts';
+import { invoiceLine } from './invoice-line.ts';
+import { overageLines } from './overage-lines.ts';
+import { isQuotaMetric, type QuotaMetric } from './quotas.ts';
+import type { UpcomingInvoice, UpcomingInvoiceLine } from './schemas.ts';
+
+/** The rules a closed cycle was billed by: they price whatever of its usage arrives after the close. */
+export interface ClosedCycleTerms {
+  readonly planId: PlanId;
+  readonly usageBillingEnabled: boolean;
+  readonly period: BillingPeriod;
+  /** The organization's projects when the cycle closed: per-project quotas count them. */
+  readonly projects: readonly { readonly ref: string; readonly name: string }[];
+}
+
+/** What a cycle's usage adds up to: hours per compute resource, and each quota metric's total. */
+export interface CycleUsage {
+  readonly compute: readonly ComputeHours[];
+  readonly usage: Readonly<Partial<Record<QuotaMetric, Quantity>>>;
+}
+
+function usageWindow(terms: ClosedCycleTerms, usage: CycleUsage): BillingWindow {
+  return toBillingWindow({
+    planId: terms.planId,
+    usageBillingEnabled: terms.usageBillingEnabled,
+    period: terms.period,
+    // A closed cycle is priced at its end: nothing runs on into it any more.
+    asOf: terms.period.end,
+    projects: terms.projects,
+    compute: usage.compute.map((entry) => ({ ...entry, running: false })),
+    addons: [],
+    usage: usage.usage,
+  });
+}
+
+function usageLinesOf(window: BillingWindow): UpcomingInvoiceLine[] {
+  const compute = computeLines(window);
+  const credits = computeCreditsLine(window, compute);
+  return [...compute, ...(credits ? [credits] : []), ...overageLines(window)];
+}
+
+/**
+ * The lines of a cycle that its usage decides, as closing the cycle bills them: compute, the compute
+ * credits and overage (the plan fee and add-ons do not depend on reported usage).
+ */
+export function cycleUsageLines(terms: ClosedCycleTerms, usage: CycleUsage): UpcomingInvoiceLine[] {
+  return usageLinesOf(usageWindow(terms, usage));
+}
+
+/** The exact quantity a usage line counts in a window; null for the credits, which count none. */
+function quantityOf(window: BillingWindow, line: UpcomingInvoiceLine): Q.Rational | null {
+  const metric = line.usage_metric;
+  if (metric !== null && isQuotaMetric(metric)) return window.usage.get(metric) ?? Q.ZERO;
+  if (metric === null || !isComputeMetric(metric)) return null;
+  const kind = line.metadata.is_branch
+    ? 'branch'
+    : line.metadata.is_read_replica
+      ? 'read_replica'
+      : 'primary';
+  return Q.sum(
+    window.compute
+      .filter((entry) => entry.kind === kind && entry.metric === metric)
+      .map((entry) => entry.hours),
+  );
+}
+
+/**
+ * What the usage reported after a cycle closed adds to it: for each of the cycle's usage lines, what a
+ * single close would bill for all of its usage now (`reported`) minus what was billed for it already
+ * (`billed`, priced again by the same rules). Each line is rounded once, so late lines and the lines
+ * already billed add up, to the cent, to what one close would have billed; usage that fell within
+ * the quota left at the close is free, the rest is overage. A line is named after the period it
+ * belongs to. Only lines that change make one (an average that a late sample lowers makes a negative
+ * one); the same usage billed again makes none.
+ */
+export function lateUsageLines(
+  terms: ClosedCycleTerms,
+  billed: CycleUsage,
+  reported: CycleUsage,
+): UpcomingInvoiceLine[] {
+  const before = usageWindow(terms, billed);
+  const after = usageWindow(terms, reported);
+  const beforeLines = new Map(usageLinesOf(before).map((line) => [line.description, line]));
+  const afterLines = usageLinesOf(after);
+  const descriptions = new Set([
+    ...afterLines.map((line) => line.description),
+    ...beforeLines.keys(),
+  ]);
+  const afterByDescription = new Map(afterLines.map((line) => [line.description, line]));
+  const period = formatPeriod(terms.period.start, terms.period.end);
+  return [...descriptions].flatMap((description) => {
+    const now = afterByDescription.get(description);
+    const then = beforeLines.get(description);
+    const line = now ?? then;
+    if (!line) return [];
+    const amount = (now?.amount ?? 0) - (then?.amount ?? 0);
+    if (amount === 0) return [];
+    const quantity = (window: BillingWindow) => quantityOf(window, line) ?? Q.ZERO;
+    const late = Q.subtract(quantity(after), quantity(before));
+    return [
+      invoiceLine({
+        description: `${description} (late usage, ${period})`,
+        amount,
+        unitPriceDesc: line.unit_price_desc,
+        usageMetric: line.usage_metric,
+        usageOriginal:
+          quantityOf(after, line) === null ? null : Q.toNumber(late, QUANTITY_DECIMALS),
+        isBranch: line.metadata.is_branch,
+        isReadReplica: line.metadata.is_read_replica,
+      }),
+    ];
+  });
+}
+
+/** The upcoming invoice with the late usage it will also bill: its own lines, in both totals. */
+export function withLateUsage(
+  invoice: UpcomingInvoice,
+  late: readonly UpcomingInvoiceLine[],
+): UpcomingInvoice {
+  if (late.length === 0) return invoice;
+  const extra = sumCents(late.map((line) => line.amount));
+  return {
+    lines: [...invoice.lines, ...late],
+    amount_total: invoice.amount_total + extra,
+    amount_projected: invoice.amount_projected + extra,
+  };
+}
