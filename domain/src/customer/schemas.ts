@@ -53,6 +53,10 @@ export const countryCodeSchema = z
   .toUpperCase()
   .min(1, { error: COUNTRY_MESSAGE, abort: true })
   .max(2, { error: (issue) => unknownCountryMessage(String(issue.input)), abort: true })
+  .regex(/^[A-Z]{2}$/, {
+    error: (issue) => unknownCountryMessage(String(issue.input)),
+    abort: true,
+  })
   .refine(isKnownCountry, { error: (issue) => unknownCountryMessage(String(issue.input)) })
   .describe('ISO 3166-1 alpha-2 country code, e.g. IE');
 
@@ -126,6 +130,7 @@ export const taxIdSchema = z
       .trim()
       .toUpperCase()
       .min(1, { error: TAX_ID_COUNTRY_MESSAGE, abort: true })
+      .max(2, { error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code', abort: true })
       .regex(/^[A-Z]{2}$/, {
         error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code',
         abort: true,

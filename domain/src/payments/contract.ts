@@ -49,7 +49,7 @@ const clientSecretSchema = z
 export const challengeIdSchema = z
   .string({ error: 'Challenge id required' })
   .min(1, 'Challenge id required')
-  .max(200, 'Challenge id must be at most 200 characters')
+  .max(100, 'Challenge id must be at most 100 characters')
   .regex(/^chl_[A-Za-z0-9_-]+$/, 'Challenge id is not valid');
 
 export const paymentsConfigSchema = z

@@ -34,7 +34,9 @@ export const organizationUpdateSchema = z
         z
           .string()
           .trim()
-          .max(EMAIL_MAX, { error: (issue) => invalidAdditionalEmailMessage(String(issue.input)) }),
+          .max(EMAIL_MAX, { error: (issue) => invalidAdditionalEmailMessage(String(issue.input)) })
+          // Checked one by one below, each with its own message; the document says what they are.
+          .meta({ format: 'email' }),
       )
       .max(20, 'At most 20 additional recipients')
       .superRefine((emails, ctx) => {

@@ -12,16 +12,22 @@ const MAX_DAYS = 366;
  * year 0) is an error: they are checked here.
  */
 export function usageDaySchema(label: string, requiredMessage: string) {
-  return z.iso
-    .date({
-      error: (issue) =>
-        issue.input === undefined ? requiredMessage : `${label} must be a calendar day, YYYY-MM-DD`,
-      abort: true,
-    })
-    .refine((day) => day >= FIRST_USAGE_DAY && day <= LAST_USAGE_DAY, {
-      error: `${label} must be between ${FIRST_USAGE_DAY} and ${LAST_USAGE_DAY}`,
-    })
-    .describe(`A calendar day from ${FIRST_USAGE_DAY} to ${LAST_USAGE_DAY}`);
+  return (
+    z.iso
+      .date({
+        error: (issue) =>
+          issue.input === undefined
+            ? requiredMessage
+            : `${label} must be a calendar day, YYYY-MM-DD`,
+        abort: true,
+      })
+      // What the format implies, said in the document too: a client's generator bounds every string.
+      .max(10)
+      .refine((day) => day >= FIRST_USAGE_DAY && day <= LAST_USAGE_DAY, {
+        error: `${label} must be between ${FIRST_USAGE_DAY} and ${LAST_USAGE_DAY}`,
+      })
+      .describe(`A calendar day from ${FIRST_USAGE_DAY} to ${LAST_USAGE_DAY}`)
+  );
 }
 
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
