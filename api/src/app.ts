@@ -8,7 +8,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
-  jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
@@ -17,6 +16,7 @@ import {
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
+import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from './openapi.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
@@ -55,6 +55,8 @@ export interface AppDeps {
   simulator?: PaymentSimulator | null;
 }
 
+const BODY_LIMIT = 1024 * 1024;
+
 /** How long the access guard keeps a session's answer (embedded database only). */
 const ACCESS_CACHE_MS = 10_000;
 
@@ -71,7 +73,9 @@ export async function buildApp({
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
+    // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -84,12 +88,16 @@ export async function buildApp({
       info: {
         title: 'Meterline platform API',
         description:
-          'The billing API of the platform. Errors answer {"message"}. Mutations from a browser need the ' +
-          'x-csrf-token header (GET /platform/auth/csrf).',
+          'The billing API of the platform. Errors answer {"message"}; a 400 names the field and the rule. ' +
+          'Each operation states its authentication (`security`: the session cookie, with the ' +
+          'x-csrf-token header on mutations from a browser; the operator key; the Stripe signature) and ' +
+          'the permission it needs in the organization of its path (`x-permission`, `none` when it needs ' +
+          'none).',
         version: '1.0.0',
       },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform: operationTransform({ bodyLimit: BODY_LIMIT }),
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/platform/docs' });

@@ -257,12 +257,16 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
     }>('/platform/openapi.json');
     const paths = response.body.paths['/platform/organizations/{slug}/customer'];
     expect(Object.keys(paths ?? {}).sort()).toEqual(['get', 'patch', 'put']);
+    // 413, 414 and 415 come from the body limit, the router and the content type.
     expect(Object.keys(paths?.put?.responses ?? {}).sort()).toEqual([
       '200',
       '400',
       '401',
       '403',
       '404',
+      '413',
+      '414',
+      '415',
     ]);
   });
 });

@@ -206,12 +206,16 @@ describe.each(testDatabases())('the tax ID (%s)', (database) => {
     }>('/platform/openapi.json');
     const paths = response.body.paths['/platform/organizations/{slug}/tax-ids'];
     expect(Object.keys(paths ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    // 413, 414 and 415 come from the body limit, the router and the content type.
     expect(Object.keys(paths?.put?.responses ?? {}).sort()).toEqual([
       '200',
       '400',
       '401',
       '403',
       '404',
+      '413',
+      '414',
+      '415',
     ]);
     expect(paths?.delete?.parameters?.map((parameter) => parameter.name)).toContain('version');
   });

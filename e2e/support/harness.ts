@@ -15,7 +15,8 @@ import { configFrom, startServer, type RunningServer } from '../../api/src/index
 const require = createRequire(import.meta.url);
 
 export const DEMO_PASSWORD = 'billing-demo-2026';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// scripts/ensure-chromium.mjs, run before these tests, has checked it (or installed it).
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /**
  * Waits for a real state fail after this long. Pages answer in well under a second; the margin is
  * for a 2-core machine that is busy with other work at the same time.

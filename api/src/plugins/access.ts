@@ -1,6 +1,7 @@
 import {
   hasPermission,
   missingPermissionMessage,
+  slugSchema,
   type Permission,
   type Role,
 } from '@meterline/domain';
@@ -109,6 +110,10 @@ export default fp(
       if (!sessionId) throw new HttpError(401, 'You need to sign in');
       // Organization routes always have a :slug (checked when the route is added).
       const slug = access.kind === 'org' ? (request.params as { slug: string }).slug : '';
+      // The guard looks the slug up before validation runs: a malformed one (a NUL, which PostgreSQL
+      // refuses) is the 400 validation would give, not a failed query.
+      const badSlug = access.kind === 'org' ? slugSchema.safeParse(slug).error : undefined;
+      if (badSlug) throw new HttpError(400, badSlug.issues[0]?.message ?? 'Slug is not valid');
       const found = await lookUp(request, reply, sessionId, slug);
       if (!found) throw new HttpError(401, 'You need to sign in');
       request.user = { id: found.user_id, email: found.email, name: found.name };

@@ -11,9 +11,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../db/database.ts';
+import type { ResponseHeader } from '../openapi.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { findInvoice, listInvoices } from '../repositories/invoices.ts';
+import { countInvoices, findInvoice, listInvoices } from '../repositories/invoices.ts';
 import { renderInvoicePdf } from '../services/invoices/render-invoice-pdf.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -24,8 +25,43 @@ const readSubscriptions = {
 export const INVOICE_NOT_FOUND = 'Invoice not found';
 
 const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const list = '/platform/organizations/:slug/billing/invoices';
+  const totalCount: Record<string, Record<string, ResponseHeader>> = {
+    200: {
+      'X-Total-Count': {
+        description: 'How many invoices the organization has',
+        type: 'integer',
+        minimum: 0,
+        maximum: 2_147_483_647,
+      },
+    },
+  };
+
+  // Declared before the GET, which would otherwise get fastify's own HEAD, undocumented.
+  app.head(
+    list,
+    {
+      config: { ...readSubscriptions, swagger: { exposeHeadRoute: true } },
+      schema: {
+        tags: ['invoices'],
+        summary: 'The number of past invoices, in X-Total-Count, without the page',
+        params: orgParamsSchema,
+        querystring: invoiceListQuerySchema,
+        response: { 200: z.null().describe('No body'), ...errors },
+        responseHeaders: totalCount,
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = requireOrg(request);
+      const total = await countInvoices(db, organizationId);
+      reply.header('x-total-count', String(total));
+      reply.header('access-control-expose-headers', 'X-Total-Count');
+      return reply.send(null);
+    },
+  );
+
   app.get(
-    '/platform/organizations/:slug/billing/invoices',
+    list,
     {
       config: readSubscriptions,
       schema: {
@@ -33,23 +69,17 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => 
         summary: 'Past invoices, newest first; the total count is in X-Total-Count (also on HEAD)',
         params: orgParamsSchema,
         querystring: invoiceListQuerySchema,
-        response: { 200: invoiceListSchema, 400: errorResponseSchema, ...errors },
+        response: { 200: invoiceListSchema, ...errors },
+        responseHeaders: totalCount,
       },
     },
     async (request, reply) => {
       const { organizationId, slug } = requireOrg(request);
-      const head = request.method === 'HEAD';
       const { offset, limit } = request.query;
-      const { total, invoices } = await listInvoices(
-        db,
-        organizationId,
-        slug,
-        offset,
-        head ? 0 : limit,
-      );
+      const { total, invoices } = await listInvoices(db, organizationId, slug, offset, limit);
       reply.header('x-total-count', String(total));
       reply.header('access-control-expose-headers', 'X-Total-Count');
-      return head ? [] : invoices;
+      return invoices;
     },
   );
 

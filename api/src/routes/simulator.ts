@@ -1,4 +1,5 @@
 import {
+  challengeIdSchema,
   errorResponseSchema,
   simulatorChallengeBodySchema,
   simulatorChallengeResponseSchema,
@@ -115,7 +116,7 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
           'complete: the intent succeeds. fail: 402 "We are unable to authenticate your payment method. ' +
           'Please choose a different payment method and try again." and nothing is saved or charged. ' +
           'The first answer settles the challenge; a repeat answers the same.',
-        params: z.object({ challengeId: z.string().min(1).max(200) }),
+        params: z.object({ challengeId: challengeIdSchema }),
         body: simulatorChallengeBodySchema,
         response: {
           200: simulatorChallengeResponseSchema,

@@ -3,12 +3,11 @@ import {
   errorResponseSchema,
   orgParamsSchema,
   orgUsageSchema,
-  projectRefSchema,
   summarizeUsage,
+  usageDailyQuerySchema,
   type BillingMetric,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { rationalFromDecimal, toNumber } from '../db/numeric.ts';
@@ -22,22 +21,6 @@ const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorR
 const readSubscriptions = {
   access: { kind: 'org', permission: 'billing_read:subscriptions' },
 } as const;
-
-const day = z
-  .string({ error: 'Start date is required' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'Not a calendar date');
-
-const dailyQuerySchema = z
-  .object({ start: day, end: day, projectRef: projectRefSchema.optional() })
-  .refine((query) => query.start <= query.end, {
-    message: 'end must not be before start',
-    path: ['end'],
-  })
-  .refine((query) => Date.parse(query.end) - Date.parse(query.start) <= 366 * 86_400_000, {
-    message: 'At most a year of days at once',
-    path: ['end'],
-  });
 
 const usageRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -82,7 +65,7 @@ const usageRoutes: FastifyPluginAsyncZod<{
         tags: ['usage'],
         summary: 'Daily usage per metric between two days (inclusive), optionally of one project',
         params: orgParamsSchema,
-        querystring: dailyQuerySchema,
+        querystring: usageDailyQuerySchema,
         response: { 200: dailyUsageSchema, 400: errorResponseSchema, ...errors },
       },
     },

@@ -42,7 +42,11 @@ const webhookRoutes: FastifyPluginAsyncZod<{
           'payment_intent.succeeded and payment_intent.payment_failed; other events are acknowledged. ' +
           'Idempotent by event id and by state transition.',
         headers: z.looseObject({
-          'stripe-signature': z.string().optional().describe('t=<unix seconds>,v1=<HMAC-SHA256>'),
+          'stripe-signature': z
+            .string()
+            .max(2048)
+            .optional()
+            .describe('t=<unix seconds>,v1=<HMAC-SHA256>'),
         }),
         response: {
           200: z.object({ received: z.literal(true), handled: z.boolean() }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   customerAddressSchema,
   customerProfileSchema,
@@ -60,6 +61,16 @@ describe('customerAddressSchema', () => {
     expect(result.error?.issues[0]?.path).toEqual([field]);
   });
 
+  it.each([
+    ['line1', 'Address line 1 must not contain control characters'],
+    ['city', 'City must not contain control characters'],
+    ['state', 'State must not contain control characters'],
+    ['postal_code', 'Postal code must not contain control characters'],
+  ])('refuses a control character in %s (PostgreSQL cannot store a NUL)', (field, message) => {
+    const result = customerAddressSchema.safeParse({ ...ADDRESS, [field]: 'Main\u0000 Street' });
+    expect(messages(result)).toEqual([message]);
+  });
+
   it('accepts the shortest values the rules allow', () => {
     const parsed = customerAddressSchema.parse({
       line1: 'abc',
@@ -110,9 +121,20 @@ describe('customerUpdateSchema', () => {
     ['', 'Name must be at least 3 letters long'],
     [undefined, 'Name must be at least 3 letters long'],
     ['x'.repeat(201), 'Name must be at most 200 characters'],
+    ['Acme\u0000', 'Name must not contain control characters'],
+    ['Acme\nInc', 'Name must not contain control characters'],
   ])('refuses billing_name %j with "%s"', (billingName, message) => {
     const result = customerUpdateSchema.safeParse({ billing_name: billingName, address: null });
     expect(messages(result)).toEqual([message]);
+  });
+
+  it('takes a body without an address as no address, as its document says', () => {
+    expect(customerUpdateSchema.parse({ billing_name: 'Acme' })).toEqual({
+      billing_name: 'Acme',
+      address: null,
+    });
+    const document = z.toJSONSchema(customerUpdateSchema, { io: 'input' });
+    expect(document.$defs?.CustomerUpdate?.required).toEqual(['billing_name']);
   });
 
   it('accepts a three-letter name', () => {
@@ -180,6 +202,26 @@ describe('taxIdSchema', () => {
       { type: 'xx_nope', value: '123', country: 'IE' },
       'Tax ID type xx_nope is not in the catalogue',
       ['type'],
+    ],
+    [
+      { type: 'eu_vat\u0000', value: '123', country: 'IE' },
+      'Tax ID type is not a type of the catalogue',
+      ['type'],
+    ],
+    [
+      { type: 'x'.repeat(33), value: '123', country: 'IE' },
+      'Tax ID type must be at most 32 characters',
+      ['type'],
+    ],
+    [
+      { type: 'eu_vat', value: '123\u0000', country: 'IE' },
+      'Tax ID must not contain control characters',
+      ['value'],
+    ],
+    [
+      { type: 'eu_vat', value: '123', country: 'IRL' },
+      'Tax ID country must be an ISO 3166-1 alpha-2 country code',
+      ['country'],
     ],
   ])('refuses %j with "%s"', (input, message, path) => {
     const result = taxIdSchema.safeParse(input);

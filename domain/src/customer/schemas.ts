@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { controlCharactersMessage, PLAIN_TEXT } from '../schemas/common.ts';
 import { isKnownCountry } from './countries.ts';
 import { taxIdKindProblem } from './tax-id-kinds.ts';
 
@@ -19,6 +20,8 @@ export function unknownCountryMessage(code: string): string {
 const TEXT_MAX = 200;
 const POSTAL_CODE_MAX = 20;
 const TAX_ID_VALUE_MAX = 64;
+/** Longer than any kind of the catalogue (`eu_oss_vat`, `us_ein`…). */
+const TAX_ID_TYPE_MAX = 32;
 
 function tooLong(label: string, max: number): string {
   return `${label} must be at most ${max} characters`;
@@ -30,11 +33,17 @@ function requiredText(message: string, min: number, label: string, max = TEXT_MA
     .string({ error: message })
     .trim()
     .min(min, { error: message, abort: true })
-    .max(max, tooLong(label, max));
+    .max(max, tooLong(label, max))
+    .regex(PLAIN_TEXT, controlCharactersMessage(label));
 }
 
 function optionalText(label: string) {
-  return z.string().trim().max(TEXT_MAX, tooLong(label, TEXT_MAX)).optional();
+  return z
+    .string()
+    .trim()
+    .max(TEXT_MAX, tooLong(label, TEXT_MAX))
+    .regex(PLAIN_TEXT, controlCharactersMessage(label))
+    .optional();
 }
 
 /** An ISO 3166-1 alpha-2 code, trimmed and upper-cased. */
@@ -43,6 +52,11 @@ export const countryCodeSchema = z
   .trim()
   .toUpperCase()
   .min(1, { error: COUNTRY_MESSAGE, abort: true })
+  .max(2, { error: (issue) => unknownCountryMessage(String(issue.input)), abort: true })
+  .regex(/^[A-Z]{2}$/, {
+    error: (issue) => unknownCountryMessage(String(issue.input)),
+    abort: true,
+  })
   .refine(isKnownCountry, { error: (issue) => unknownCountryMessage(String(issue.input)) })
   .describe('ISO 3166-1 alpha-2 country code, e.g. IE');
 
@@ -72,13 +86,19 @@ function emptyAddressToNull(value: unknown): unknown {
   return value;
 }
 
-/** PUT (and PATCH) /customer: the whole profile; the address is all there or empty. */
+/**
+ * PUT (and PATCH) /customer: the whole profile; the address is all there or empty. A body without an
+ * address has none (the default), so the document says it is optional, as the server has it.
+ */
 export const customerUpdateSchema = z
   .object({
     billing_name: requiredText(BILLING_NAME_MESSAGE, 3, 'Name'),
     address: z
       .preprocess(emptyAddressToNull, customerAddressSchema.nullable())
-      .describe('The whole address, or empty: null, {} and all-blank fields mean no address'),
+      .default(null)
+      .describe(
+        'The whole address, or none: absent, null, {} and all-blank fields mean no address',
+      ),
   })
   .strict()
   .meta({ id: 'CustomerUpdate' });
@@ -101,6 +121,8 @@ export const taxIdSchema = z
       .string({ error: TAX_ID_TYPE_MESSAGE })
       .trim()
       .min(1, { error: TAX_ID_TYPE_MESSAGE, abort: true })
+      .max(TAX_ID_TYPE_MAX, { error: tooLong('Tax ID type', TAX_ID_TYPE_MAX), abort: true })
+      .regex(/^[a-z_]+$/, { error: 'Tax ID type is not a type of the catalogue', abort: true })
       .describe('A type of the tax ID catalogue, e.g. eu_vat'),
     value: requiredText(TAX_ID_VALUE_MESSAGE, 2, 'Tax ID', TAX_ID_VALUE_MAX),
     country: z
@@ -108,6 +130,11 @@ export const taxIdSchema = z
       .trim()
       .toUpperCase()
       .min(1, { error: TAX_ID_COUNTRY_MESSAGE, abort: true })
+      .max(2, { error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code', abort: true })
+      .regex(/^[A-Z]{2}$/, {
+        error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code',
+        abort: true,
+      })
       .describe('The ISO 3166-1 alpha-2 country the kind belongs to, e.g. IE'),
   })
   .strict()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRINTABLE_ASCII, prefixedIdPattern } from '../schemas/common.ts';
 import { paymentMethodSchema } from './payment-methods.ts';
 
 /**
@@ -11,6 +12,45 @@ export const CAPTCHA_FAILED_MESSAGE = 'Captcha verification failed, please try a
 export const CARD_DECLINED_MESSAGE = 'Your card was declined.';
 export const AUTHENTICATION_FAILED_MESSAGE =
   'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+
+// Ids a client sends back: each has the shape its issuer gives it, so a NUL or a space (which reach SQL)
+// is refused as a 400 naming the field.
+
+/** A card: ours (`pm_…`), or the provider's payment method (`pm_…` at Stripe and in the simulator). */
+function paymentMethodId(required: string, label: string) {
+  return z
+    .string({ error: required })
+    .min(1, required)
+    .max(255, `${label} must be at most 255 characters`)
+    .regex(prefixedIdPattern('pm'), `${label} is not valid`);
+}
+
+export const PAYMENT_METHOD_ID_REQUIRED = 'Payment method id required';
+export const paymentMethodIdSchema = paymentMethodId(
+  PAYMENT_METHOD_ID_REQUIRED,
+  'Payment method id',
+);
+
+/** A captcha token: the built-in one's or hCaptcha's, printable ASCII either way. */
+export const captchaTokenInputSchema = z
+  .string({ error: CAPTCHA_MISSING_MESSAGE })
+  .min(1, CAPTCHA_MISSING_MESSAGE)
+  .max(4096, CAPTCHA_FAILED_MESSAGE)
+  .regex(PRINTABLE_ASCII, CAPTCHA_FAILED_MESSAGE);
+
+/** A client secret of the provider's intents: `seti_…_secret_…`, `pi_…_secret_…`. */
+const clientSecretSchema = z
+  .string({ error: 'Client secret required' })
+  .min(1, 'Client secret required')
+  .max(255, 'Client secret must be at most 255 characters')
+  .regex(/^[A-Za-z0-9_]+$/, 'Client secret is not valid');
+
+/** The simulator's 3-D Secure challenge: `chl_sim_` and base64url. */
+export const challengeIdSchema = z
+  .string({ error: 'Challenge id required' })
+  .min(1, 'Challenge id required')
+  .max(100, 'Challenge id must be at most 100 characters')
+  .regex(/^chl_[A-Za-z0-9_-]+$/, 'Challenge id is not valid');
 
 export const paymentsConfigSchema = z
   .object({
@@ -30,10 +70,7 @@ export const captchaTokenSchema = z
 
 export const setupIntentBodySchema = z
   .object({
-    hcaptchaToken: z
-      .string({ error: CAPTCHA_MISSING_MESSAGE })
-      .min(1, CAPTCHA_MISSING_MESSAGE)
-      .max(4096),
+    hcaptchaToken: captchaTokenInputSchema,
   })
   .meta({ id: 'SetupIntentRequest' });
 
@@ -46,7 +83,8 @@ export const attachPaymentMethodBodySchema = z
     setup_intent_id: z
       .string({ error: 'Setup intent id required' })
       .min(1, 'Setup intent id required')
-      .max(255),
+      .max(255, 'Setup intent id must be at most 255 characters')
+      .regex(prefixedIdPattern('seti'), 'Setup intent id is not valid'),
   })
   .meta({ id: 'AttachPaymentMethodRequest' });
 
@@ -54,10 +92,7 @@ export const attachPaymentMethodResponseSchema = paymentMethodSchema;
 
 export const setDefaultPaymentMethodBodySchema = z
   .object({
-    payment_method_id: z
-      .string({ error: 'Payment method id required' })
-      .min(1, 'Payment method id required')
-      .max(100),
+    payment_method_id: paymentMethodIdSchema,
   })
   .meta({ id: 'SetDefaultPaymentMethodRequest' });
 
@@ -67,7 +102,7 @@ export const defaultPaymentMethodResponseSchema = z
 
 export const deletePaymentMethodBodySchema = z
   .object({
-    card_id: z.string({ error: 'Card id required' }).min(1, 'Card id required').max(100),
+    card_id: paymentMethodId('Card id required', 'Card id'),
   })
   .meta({ id: 'DeletePaymentMethodRequest' });
 
@@ -90,11 +125,6 @@ export const simulatorCardSchema = z
   })
   .meta({ id: 'SimulatorCard' });
 export type SimulatorCard = z.infer<typeof simulatorCardSchema>;
-
-const clientSecretSchema = z
-  .string({ error: 'Client secret required' })
-  .min(1, 'Client secret required')
-  .max(255);
 
 export const challengeSchema = z
   .object({ id: z.string().describe('The 3-D Secure challenge to complete or fail') })
@@ -151,15 +181,11 @@ export type SimulatorPaymentMethod = z.infer<typeof simulatorPaymentMethodSchema
 
 // Pay Now on the hosted invoice page, with either provider.
 
-export const PAYMENT_METHOD_ID_REQUIRED = 'Payment method id required';
-
 export const invoicePaymentBodySchema = z
   .object({
-    payment_method_id: z
-      .string({ error: PAYMENT_METHOD_ID_REQUIRED })
-      .min(1, PAYMENT_METHOD_ID_REQUIRED)
-      .max(255)
-      .describe("The card typed on the hosted page, as the provider's payment method"),
+    payment_method_id: paymentMethodIdSchema.describe(
+      "The card typed on the hosted page, as the provider's payment method",
+    ),
   })
   .meta({ id: 'InvoicePaymentRequest' });
 export type InvoicePaymentBody = z.infer<typeof invoicePaymentBodySchema>;

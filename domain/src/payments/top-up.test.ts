@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { topUpAmountSchema, topUpBodySchema } from './top-up.ts';
 
 const message = (value: unknown) => topUpAmountSchema.safeParse(value).error?.issues[0]?.message;
@@ -18,6 +19,15 @@ describe('top-up amount', () => {
     expect(message(2001)).toBe('Amount must be between $100 - $2000.');
     expect(message(150.5)).toBe('Amount must be a whole number.');
     expect(message('150')).toBe('Amount must be between $100 - $2000.');
+    expect(message(1e300)).toBe('Amount must be between $100 - $2000.');
+  });
+
+  it('is documented as what it checks: an integer from 100 to 2000', () => {
+    expect(z.toJSONSchema(topUpAmountSchema, { io: 'input' })).toMatchObject({
+      type: 'integer',
+      minimum: 100,
+      maximum: 2000,
+    });
   });
 
   it('needs a payment method and a captcha token', () => {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { plainTextSchema } from '../schemas/common.ts';
+import { captchaTokenInputSchema, paymentMethodIdSchema } from './contract.ts';
 
 export const TOP_UP_MIN_DOLLARS = 100;
 export const TOP_UP_MAX_DOLLARS = 2000;
@@ -7,41 +9,47 @@ export const TOP_UP_DEFAULT_DOLLARS = 100;
 export const TOP_UP_RANGE_MESSAGE = 'Amount must be between $100 - $2000.';
 export const TOP_UP_WHOLE_MESSAGE = 'Amount must be a whole number.';
 
-/** The top-up amount, in whole US dollars (the one money field of the API that is not in cents). */
+/**
+ * The top-up amount, in whole US dollars (the one money field of the API that is not in cents). Built
+ * of zod's own checks, not refinements, so the API document states it: an integer from 100 to 2000.
+ * The range comes first: 1e300 is out of range before it is a whole number.
+ */
 export const topUpAmountSchema = z
   .number({ error: TOP_UP_RANGE_MESSAGE })
-  .refine((value) => Number.isInteger(value), TOP_UP_WHOLE_MESSAGE)
-  .refine(
-    (value) => value >= TOP_UP_MIN_DOLLARS && value <= TOP_UP_MAX_DOLLARS,
-    TOP_UP_RANGE_MESSAGE,
-  );
+  .min(TOP_UP_MIN_DOLLARS, TOP_UP_RANGE_MESSAGE)
+  .max(TOP_UP_MAX_DOLLARS, TOP_UP_RANGE_MESSAGE)
+  .int(TOP_UP_WHOLE_MESSAGE);
 
+/**
+ * The billing profile a top-up may bring. Checked here for size and characters only: the top-up applies
+ * the billing-profile rules itself (an empty address is "not given" there, never "clear it").
+ */
+const TEXT_MAX = 200;
+const TAX_ID_TEXT_MAX = 64;
 const addressSchema = z.object({
-  line1: z.string(),
-  line2: z.string().nullable().optional(),
-  city: z.string(),
-  state: z.string().nullable().optional(),
-  postal_code: z.string(),
-  country: z.string(),
+  line1: plainTextSchema('Address line 1', TEXT_MAX),
+  line2: plainTextSchema('Address line 2', TEXT_MAX).nullable().optional(),
+  city: plainTextSchema('City', TEXT_MAX),
+  state: plainTextSchema('State', TEXT_MAX).nullable().optional(),
+  postal_code: plainTextSchema('Postal code', TEXT_MAX),
+  country: plainTextSchema('Country', TEXT_MAX),
 });
 
 export const topUpBodySchema = z
   .object({
-    payment_method_id: z
-      .string({ error: 'Payment method id required' })
-      .min(1, 'Payment method id required')
-      .max(100),
+    payment_method_id: paymentMethodIdSchema,
     amount: topUpAmountSchema,
-    hcaptcha_token: z
-      .string({ error: 'Captcha not submitted' })
-      .min(1, 'Captcha not submitted')
-      .max(4096),
+    hcaptcha_token: captchaTokenInputSchema,
     address: addressSchema.nullable().optional(),
     tax_id: z
-      .object({ type: z.string(), value: z.string(), country: z.string().optional() })
+      .object({
+        type: plainTextSchema('Tax ID type', TAX_ID_TEXT_MAX),
+        value: plainTextSchema('Tax ID', TAX_ID_TEXT_MAX),
+        country: plainTextSchema('Tax ID country', TAX_ID_TEXT_MAX).optional(),
+      })
       .nullable()
       .optional(),
-    billing_name: z.string().max(200).nullable().optional(),
+    billing_name: plainTextSchema('Name', TEXT_MAX).nullable().optional(),
   })
   .meta({ id: 'TopUpRequest' });
 export type TopUpBody = z.infer<typeof topUpBodySchema>;

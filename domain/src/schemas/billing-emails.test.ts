@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { organizationUpdateSchema } from './billing-emails.ts';
 
 describe('organizationUpdateSchema', () => {
@@ -23,6 +24,18 @@ describe('organizationUpdateSchema', () => {
       '"bad" is not a valid email address',
     ]);
     expect(result.error?.issues[0]?.path).toEqual(['additional_billing_emails', 1]);
+  });
+
+  it('documents the billing email as an email, and refuses control characters in the name', () => {
+    const document = z.toJSONSchema(organizationUpdateSchema, { io: 'input' });
+    expect(document.$defs?.OrganizationUpdate?.properties?.billing_email).toMatchObject({
+      format: 'email',
+      maxLength: 254,
+    });
+    const result = organizationUpdateSchema.safeParse({ name: 'Acme\u0000' });
+    expect(result.error?.issues[0]?.message).toBe(
+      'Organization name must not contain control characters',
+    );
   });
 
   it('refuses unknown fields', () => {

@@ -5,18 +5,48 @@ export const errorResponseSchema = z
   .meta({ id: 'Error', description: 'Every error answers with a message that names the problem.' });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
+/**
+ * What an id, a token or a key may hold: printable ASCII without spaces. Every id a client sends reaches
+ * SQL, and PostgreSQL refuses a NUL in text with an error; the pattern stops it at the door as a 400.
+ */
+export const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/**
+ * Text a person types (names, address lines, tax ID values): anything but control characters, which no
+ * such field needs and PostgreSQL cannot store (NUL).
+ */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+export const PLAIN_TEXT = /^[^\x00-\x1f\x7f]*$/;
+
+export function controlCharactersMessage(label: string): string {
+  return `${label} must not contain control characters`;
+}
+
+/** Free text of at most `max` characters, without control characters; the messages name the field. */
+export function plainTextSchema(label: string, max: number) {
+  return z
+    .string()
+    .max(max, `${label} must be at most ${max} characters`)
+    .regex(PLAIN_TEXT, controlCharactersMessage(label));
+}
+
+/** An id we or the payment provider issued: a prefix, then letters, digits and "_" (`pm_…`, `seti_…`). */
+export function prefixedIdPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}_[A-Za-z0-9_]+$`);
+}
+
 export const slugSchema = z
-  .string()
+  .string({ error: 'Slug is required' })
   .min(1, 'Slug is required')
-  .max(100)
+  .max(100, 'Slug must be at most 100 characters')
   .regex(/^[a-z0-9_-]+$/, 'Slug may only contain lowercase letters, digits, "-" and "_"');
 
 export const orgParamsSchema = z.object({ slug: slugSchema });
 
 export const projectRefSchema = z
   .string()
-  .min(1)
-  .max(40)
+  .min(1, 'Project ref is required')
+  .max(40, 'Project ref must be at most 40 characters')
   .regex(/^[a-z0-9]+$/, 'Project ref may only contain lowercase letters and digits');
 
 export const projectParamsSchema = z.object({ ref: projectRefSchema });

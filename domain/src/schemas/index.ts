@@ -4,3 +4,4 @@ export * from './organization.ts';
 export * from './billing-emails.ts';
 export * from './usage-events.ts';
 export * from './invoice-detail.ts';
+export * from './usage-query.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invoiceSchema, upcomingInvoiceLineSchema } from '../billing/schemas.ts';
+import { slugSchema } from './common.ts';
 
 export const invoiceAddressSchema = z.object({
   line1: z.string(),
@@ -25,21 +26,32 @@ export const invoiceDetailSchema = invoiceSchema
   .meta({ id: 'InvoiceDetail' });
 export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
 
+/**
+ * The largest page offset: far beyond any organization's invoices, and small enough that offset + limit
+ * stays within PostgreSQL's integer (3e9 overflowed it and answered 500).
+ */
+export const MAX_INVOICE_OFFSET = 1_000_000_000;
+
 export const invoiceListQuerySchema = z.object({
-  offset: z.coerce.number().int().min(0, 'offset must be 0 or more').default(0),
+  offset: z.coerce
+    .number()
+    .int('offset must be a whole number')
+    .min(0, `offset must be between 0 and ${MAX_INVOICE_OFFSET}`)
+    .max(MAX_INVOICE_OFFSET, `offset must be between 0 and ${MAX_INVOICE_OFFSET}`)
+    .default(0),
   limit: z.coerce
     .number()
-    .int()
+    .int('limit must be a whole number')
     .min(1, 'limit must be between 1 and 100')
     .max(100, 'limit must be between 1 and 100')
     .default(5),
 });
 
 export const invoiceParamsSchema = z.object({
-  slug: z.string().min(1, 'Slug is required'),
+  slug: slugSchema,
   invoiceId: z
     .string()
     .min(1, 'Invoice ID is required')
-    .max(64)
+    .max(64, 'Invoice ID is not valid')
     .regex(/^in_[a-z0-9]+$/, 'Invoice ID is not valid'),
 });

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { billingMetricSchema } from '../billing/metrics.ts';
-import { projectRefSchema } from './common.ts';
+import { PRINTABLE_ASCII, projectRefSchema } from './common.ts';
 
 export const MAX_USAGE_EVENTS_PER_BATCH = 10_000;
+
+/**
+ * The most one event may report, in its metric's unit (about 9 PB in bytes): every usage stays an exact
+ * JavaScript number, and sums of many stay exact in the database's numeric.
+ */
+export const MAX_EVENT_USAGE = Number.MAX_SAFE_INTEGER;
 
 /** The last second of the year 9999: the latest time PostgreSQL and JavaScript dates share. */
 export const MAX_USAGE_TIMESTAMP = 253_402_300_799;
@@ -11,12 +17,14 @@ export const COMPUTE_RESOURCE_KINDS = ['primary', 'read_replica', 'branch'] as c
 
 export const usageEventSchema = z
   .object({
+    // zod's own messages in an event: the error answer then names the field with its place in the
+    // batch ("events.3.id: …"), which a message of ours would lose.
     /** The reporter's id for the event; a repeat of the same id is ignored. */
-    id: z.string().min(1).max(200),
+    id: z.string().min(1).max(200).regex(PRINTABLE_ASCII),
     project_ref: projectRefSchema,
     metric: billingMetricSchema,
-    usage: z.number().finite().nonnegative(),
-    /** When the usage happened, unix seconds. */
+    usage: z.number().min(0).max(MAX_EVENT_USAGE),
+    /** When the usage happened, unix seconds: from 1970 to the end of the year 9999. */
     timestamp: z.number().int().min(0).max(MAX_USAGE_TIMESTAMP),
     /** For compute metrics: which of the project's databases ran. */
     resource: z.enum(COMPUTE_RESOURCE_KINDS).optional(),
