@@ -469,7 +469,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
       await run.job();
 
       const after = await ledger(invoiceId);
-      expect(after.invoice.status, label).toBe('paid');
+      expect(after.invoice.status, `${label}: ${JSON.stringify(after)}`).toBe('paid');
       expect(after.taken, label).toBe(amount);
       const kept = after.charges.filter(
         (charge) => charge.status === 'succeeded' && charge.refund_status === null,

@@ -38,15 +38,17 @@ export async function refreshCharge(
   options: RefreshOptions = {},
 ): Promise<ChargeStanding> {
   const now = deps.clock.now();
+  const leased =
+    charge.status === 'pending' &&
+    charge.attempted_at !== null &&
+    now.getTime() - charge.attempted_at.getTime() < IN_FLIGHT_LEASE_MS;
+  // Without an intent id the caller is between the provider's two steps, or died there: while its
+  // lease runs it is left alone (asking by key would cancel the intent it is about to confirm).
+  if (!charge.provider_ref && leased) return { status: 'in_flight' };
   const state = charge.provider_ref
     ? await deps.gateway.retrievePaymentIntent(charge.provider_ref)
     : await deps.gateway.findPaymentIntentByKey(charge.idempotency_key);
   if (!state) {
-    const leased =
-      charge.status === 'pending' &&
-      charge.attempted_at !== null &&
-      now.getTime() - charge.attempted_at.getTime() < IN_FLIGHT_LEASE_MS;
-    if (leased) return { status: 'in_flight' };
     const failed = await settleCharge(
       deps,
       charge.id,
