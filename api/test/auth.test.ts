@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
@@ -148,33 +148,104 @@ describe.each(testDatabases())('session lifetime (%s)', (database) => {
   });
 });
 
-describe('sign-in rate limit', () => {
+describe('sign-in failure limits', () => {
+  const clock = fixedClock(new Date());
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ clock });
   });
   afterAll(() => server.close());
 
+  // Each case guesses from addresses of its own (every one of 127.0.0.0/8 reaches the server), and the
+  // clock jumps past every window after it, so no case inherits another's counts.
+  let lastAddress = 1;
+  const nextAddress = () => `127.0.0.${++lastAddress}`;
+  afterEach(() => clock.advance(60 * 60));
+
+  const attempt = (from: string, email: string, password: string) =>
+    server.client(from).post('/platform/auth/sign-in', { email, password });
+
   it('answers 429 with Retry-After after repeated failures for one email', async () => {
-    const client = server.client();
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await client.post('/platform/auth/sign-in', {
-        email: 'developer@example.com',
-        password: `wrong-${attempt}`,
-      });
-      expect(response.status).toBe(401);
+    const from = nextAddress();
+    for (let count = 0; count < 5; count++) {
+      expect((await attempt(from, 'developer@example.com', `wrong-${count}`)).status).toBe(401);
     }
-    const limited = await client.post('/platform/auth/sign-in', {
-      email: 'developer@example.com',
-      password: 'billing-demo-2026',
-    });
+    const limited = await attempt(from, 'developer@example.com', 'billing-demo-2026');
     expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     // Another user is not locked out by someone else's failures.
-    const other = await client.post('/platform/auth/sign-in', {
-      email: 'owner@example.com',
-      password: 'billing-demo-2026',
-    });
-    expect(other.status).toBe(200);
+    expect((await attempt(from, 'owner@example.com', 'billing-demo-2026')).status).toBe(200);
+  });
+
+  it('checks no more passwords than the limit when 60 wrong ones arrive at once', async () => {
+    const client = server.client(nextAddress());
+    await client.csrf();
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        client.post('/platform/auth/sign-in', {
+          email: 'admin@example.com',
+          password: `wrong-${index}`,
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    // A 401 is a password checked; a 429 was refused before the check.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(55);
+  });
+
+  it("a stranger's failures do not lock the owner out at another address", async () => {
+    const stranger = nextAddress();
+    for (let count = 0; count < 5; count++) {
+      expect((await attempt(stranger, 'owner@example.com', `guess-${count}`)).status).toBe(401);
+    }
+    expect((await attempt(stranger, 'owner@example.com', 'billing-demo-2026')).status).toBe(429);
+    const owner = await attempt(nextAddress(), 'owner@example.com', 'billing-demo-2026');
+    expect(owner.status).toBe(200);
+  });
+
+  it('limits one address over many emails', async () => {
+    const from = nextAddress();
+    for (let count = 0; count < 20; count++) {
+      const email = `nobody-${count % 4}@example.com`;
+      expect((await attempt(from, email, 'wrong')).status).toBe(401);
+    }
+    expect((await attempt(from, 'readonly@example.com', 'billing-demo-2026')).status).toBe(429);
+    expect((await attempt(nextAddress(), 'readonly@example.com', 'billing-demo-2026')).status).toBe(
+      200,
+    );
+  });
+
+  it('slows a guess spread over many addresses for a minute at most', async () => {
+    for (let count = 0; count < 10; count++) {
+      expect((await attempt(nextAddress(), 'developer@example.com', 'wrong')).status).toBe(401);
+    }
+    const limited = await attempt(nextAddress(), 'developer@example.com', 'billing-demo-2026');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    clock.advance(61);
+    expect(
+      (await attempt(nextAddress(), 'developer@example.com', 'billing-demo-2026')).status,
+    ).toBe(200);
+  });
+
+  it('lets an address try again once its window has passed, never later', async () => {
+    const from = nextAddress();
+    for (let count = 0; count < 5; count++) {
+      expect((await attempt(from, 'admin@example.com', 'wrong')).status).toBe(401);
+    }
+    const limited = await attempt(from, 'admin@example.com', 'billing-demo-2026');
+    expect(limited.status).toBe(429);
+    clock.advance(Number(limited.headers.get('retry-after')));
+    expect((await attempt(from, 'admin@example.com', 'billing-demo-2026')).status).toBe(200);
+  });
+
+  it('does not count a successful sign-in as a failure', async () => {
+    const from = nextAddress();
+    for (let count = 0; count < 12; count++) {
+      expect((await attempt(from, 'readonly@example.com', 'billing-demo-2026')).status).toBe(200);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
 import { configFrom, type Config } from '../../src/config.ts';
@@ -16,7 +17,8 @@ export interface TestServer extends RunningServer {
   /** The PostgreSQL schema the server lives in, when on a PostgreSQL server. */
   schema: string | undefined;
   databaseUrl: string | undefined;
-  client(): TestClient;
+  /** A client connecting from `localAddress` (any of 127.0.0.0/8), to stand for another caller's address. */
+  client(localAddress?: string): TestClient;
   signIn(email: string, password?: string): Promise<TestClient>;
 }
 
@@ -52,7 +54,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     ...server,
     schema,
     databaseUrl,
-    client: () => new TestClient(server.url),
+    client: (localAddress) => new TestClient(server.url, localAddress),
     async signIn(email, password = 'billing-demo-2026') {
       const client = new TestClient(server.url);
       const response = await client.post('/platform/auth/sign-in', { email, password });
@@ -118,7 +120,10 @@ export class TestClient {
   private readonly cookies = new Map<string, string>();
   private csrfToken: string | undefined;
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly localAddress?: string,
+  ) {}
 
   get<T = unknown>(path: string, headers: Record<string, string> = {}) {
     return this.request<T>('GET', path, undefined, headers);
@@ -151,12 +156,14 @@ export class TestClient {
     if (this.cookies.size > 0) {
       finalHeaders.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
-    const response = await fetch(this.baseUrl + path, {
+    const init = {
       method,
       headers: finalHeaders,
-      redirect: 'manual',
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    };
+    const response = this.localAddress
+      ? await requestFrom(this.localAddress, this.baseUrl + path, init)
+      : await fetch(this.baseUrl + path, { ...init, redirect: 'manual' });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair = ''] = cookie.split(';');
       const index = pair.indexOf('=');
@@ -186,4 +193,36 @@ export class TestClient {
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
   }
+}
+
+/** fetch cannot choose its local address; node:http can, and its answer is read as a fetch Response. */
+function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: init.method, headers: init.headers, localAddress },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const headers = new Headers();
+          const raw = response.rawHeaders;
+          for (let index = 0; index + 1 < raw.length; index += 2) {
+            headers.append(raw[index] ?? '', raw[index + 1] ?? '');
+          }
+          const status = response.statusCode ?? 0;
+          // A Response refuses a body, even an empty one, with these statuses.
+          const body = [204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
+          resolve(new Response(body, { status, headers }));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(init.body);
+  });
 }
