@@ -10,6 +10,7 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import type { AccessCache, SessionAccess } from './access-cache.ts';
 import { findLiveSession, findLiveSessionInOrganization } from '../repositories/sessions.ts';
+import { OperatorKeyCheck } from '../services/auth/operator-key.ts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -54,6 +55,7 @@ export default fp(
   ) {
     const { db, clock, operatorKey, cache } = opts;
     app.decorateRequest('org', null);
+    const operatorKeyCheck = new OperatorKeyCheck(operatorKey, () => clock.now().getTime() / 1000);
 
     app.addHook('onRoute', (route) => {
       const guarded = route.url.startsWith('/platform') || route.url.startsWith('/internal');
@@ -99,11 +101,12 @@ export default fp(
       const access = request.routeOptions.config.access;
       if (!access || access.kind === 'public') return;
       if (access.kind === 'operator') {
-        const header = request.headers.authorization ?? '';
-        if (!operatorKey || header !== `Bearer ${operatorKey}`) {
-          throw new HttpError(401, 'A valid operator key is required');
-        }
-        return;
+        const verdict = operatorKeyCheck.verify(request.headers.authorization, request.ip);
+        if (verdict === 'accepted') return;
+        if (verdict === 'refused') throw new HttpError(401, 'A valid operator key is required');
+        throw new HttpError(429, 'Too many wrong operator keys. Please try again later.', {
+          'retry-after': String(verdict.retryAfter),
+        });
       }
       const sessionId = request.sessionId;
       if (!sessionId) throw new HttpError(401, 'You need to sign in');
