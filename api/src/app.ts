@@ -98,13 +98,13 @@ export async function buildApp({
 
   const accessCache = store === 'pglite' ? new AccessCache(ACCESS_CACHE_MS) : null;
   await app.register(session, { db, config, clock, accessCache });
-  await app.register(csrf, { config });
   await app.register(access, {
     db,
     clock,
     operatorKey: config.METERING_API_KEY,
     cache: accessCache,
   });
+  await app.register(csrf, { config });
 
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {

@@ -23,7 +23,10 @@ export default fp(
       },
     });
 
-    app.addHook('onRequest', (request, reply, done) => {
+    // After the access guard (this plugin depends on it, so its hook runs later): a signed-out caller learns
+    // it must sign in (401) and a non-member that the organization does not exist (404), not that a token
+    // is missing; the token is still checked before any handler runs.
+    app.addHook('preValidation', (request, reply, done) => {
       const { access, signedWebhook } = request.routeOptions.config ?? {};
       // A provider's webhook is no browser: its signature authenticates it.
       if (
@@ -47,7 +50,7 @@ export default fp(
       }),
     );
   },
-  { name: 'csrf', dependencies: ['@fastify/cookie'] },
+  { name: 'csrf', dependencies: ['@fastify/cookie', 'access'] },
 );
 
 declare module 'fastify' {
