@@ -17,6 +17,7 @@ import {
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
+import { logOptions, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
@@ -51,6 +52,8 @@ export interface AppDeps {
   store: DatabaseHandle['kind'];
   clock: Clock;
   gateway: PaymentGateway;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogStream | undefined;
 }
 
 /** How long the access guard keeps a session's answer (embedded database only). */
@@ -64,9 +67,10 @@ export async function buildApp({
   store,
   clock,
   gateway,
+  logStream,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL },
+    logger: logOptions(config.LOG_LEVEL, logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
 import { buildApp } from './app.ts';
+import type { LogStream } from './log-options.ts';
 import { BillingScheduler } from './services/billing/billing-scheduler.ts';
 import { createPaymentGateway } from './services/payments/create-gateway.ts';
 import type { PaymentGateway } from './services/payments/payment-gateway.ts';
@@ -15,6 +16,8 @@ export interface StartOptions {
   schema?: string;
   /** Keep the embedded database in memory instead of under DATA_DIR. */
   inMemory?: boolean;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogStream;
 }
 
 export interface RunningServer {
@@ -50,6 +53,7 @@ export async function prepare(
       store: database.kind,
       clock,
       gateway,
+      logStream: options.logStream,
     });
     return { app, database, gateway };
   } catch (error) {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { configFrom, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import type { Clock } from '../../src/clock.ts';
+import type { LogStream } from '../../src/log-options.ts';
 
 export type TestDatabase = 'pglite' | 'postgres';
 
@@ -26,6 +27,8 @@ export interface StartTestServerOptions {
   database?: TestDatabase;
   env?: Partial<Record<keyof Config, string>>;
   clock?: Clock;
+  /** Receives the server's log lines (with LOG_LEVEL set in `env`). */
+  logStream?: LogStream;
 }
 
 /** A real server on a real socket, over a fresh database seeded with the demo world. */
@@ -49,6 +52,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     inMemory: true,
     ...(schema ? { schema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   return {
     ...server,
