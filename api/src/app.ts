@@ -48,8 +48,8 @@ import { PaymentSimulator } from './services/payments/simulator.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** The embedded database is single-process, which lets the access guard keep its answers. */
-  store: DatabaseHandle['kind'];
+  /** A store this process alone writes announces access changes, which lets the access guard keep its answers. */
+  onAccessChange: DatabaseHandle['onAccessChange'];
   clock: Clock;
   gateway: PaymentGateway;
   /** Where log lines go instead of standard output (tests read them). */
@@ -64,7 +64,7 @@ const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/d
 export async function buildApp({
   config,
   db,
-  store,
+  onAccessChange,
   clock,
   gateway,
   logStream,
@@ -100,7 +100,8 @@ export async function buildApp({
     () => app.swagger(),
   );
 
-  const accessCache = store === 'pglite' ? new AccessCache(ACCESS_CACHE_MS) : null;
+  const accessCache = onAccessChange ? new AccessCache(ACCESS_CACHE_MS) : null;
+  if (accessCache) await onAccessChange?.(() => accessCache.clear());
   await app.register(session, { db, config, clock, accessCache });
   await app.register(access, {
     db,

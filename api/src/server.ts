@@ -50,7 +50,7 @@ export async function prepare(
     const app = await buildApp({
       config,
       db: database.db,
-      store: database.kind,
+      onAccessChange: database.onAccessChange,
       clock,
       gateway,
       logStream: options.logStream,

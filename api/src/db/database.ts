@@ -21,8 +21,17 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Only on a store that this process alone writes (the embedded database): calls `listener` whenever a
+   * committed statement changed who may access what (memberships, organization slugs; migration 0011),
+   * before that statement's own call returns.
+   */
+  onAccessChange?: ((listener: () => void) => Promise<void>) | undefined;
   close(): Promise<void>;
 }
+
+/** The channel migration 0011's triggers notify. */
+const ACCESS_CHANGED_CHANNEL = 'access_changed';
 
 // Cents live in bigint columns; they stay far below 2^53, so numbers are exact.
 const INT8_OID = 20;
@@ -57,7 +66,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const db = new Kysely<Database>({
     dialect: new PreparedPGliteDialect(client),
   });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    // PGlite hands a commit's notifications to its listeners before that statement's promise settles.
+    onAccessChange: async (listener) => {
+      await client.listen(ACCESS_CHANGED_CHANNEL, listener);
+    },
+    close: () => db.destroy(),
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -77,6 +77,7 @@ export default fp(
       slug: string,
     ): Promise<SessionAccess | undefined> {
       const now = clock.now();
+      const epoch = cache?.epoch ?? 0;
       let found = cache?.get(sessionId, slug, now);
       if (!found) {
         found = slug
@@ -85,13 +86,13 @@ export default fp(
               (row) => row && { ...row, organization_id: null, role: null },
             );
         if (!found) return undefined;
-        cache?.set(sessionId, slug, found);
+        cache?.set(sessionId, slug, found, epoch);
       }
       const expiresAt = await app.renewSession(request, reply, found);
       if (expiresAt !== found.expires_at) {
         // Renewed: what is kept about the session carries its new expiry.
         found = { ...found, expires_at: expiresAt };
-        cache?.set(sessionId, slug, found);
+        cache?.set(sessionId, slug, found, epoch);
       }
       return found;
     }

@@ -6,6 +6,7 @@ import * as payments from './0004-payments.ts';
 import * as billingVersion from './0005-billing-version.ts';
 import * as simulatorCardOwner from './0006-simulator-card-owner.ts';
 import * as usageEventsLog from './0007-usage-events-log.ts';
+import * as accessChangedNotice from './0011-access-changed-notice.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-billing-version': billingVersion,
   '0006-simulator-card-owner': simulatorCardOwner,
   '0007-usage-events-log': usageEventsLog,
+  '0011-access-changed-notice': accessChangedNotice,
 };
