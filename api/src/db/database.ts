@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import { migrations } from './migrations/index.ts';
 import { NamingPool } from './naming-pool.ts';
 import { PreparedPGliteDialect } from './pglite-driver.ts';
@@ -56,12 +57,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    parsers: { [pgliteTypes.INT8]: (value: string) => Number(value) },
-  });
-  if (schema) {
-    await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
+  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      parsers: { [pgliteTypes.INT8]: (value: string) => Number(value) },
+    });
+    if (schema) {
+      await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
+    }
+  } catch (error) {
+    unlock();
+    throw error;
   }
   const db = new Kysely<Database>({
     dialect: new PreparedPGliteDialect(client),
@@ -73,7 +81,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     onAccessChange: async (listener) => {
       await client.listen(ACCESS_CHANGED_CHANNEL, listener);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 
