@@ -26,6 +26,34 @@ describe.each(testDatabases())('sign-in and sessions (%s)', (database) => {
     expect(profile.body.user.email).toBe('owner@example.com');
   });
 
+  it('renews the CSRF secret at sign-in: a token obtained before no longer works', async () => {
+    const client = server.client();
+    const before = await client.csrf();
+    const secretBefore = client.cookie('ml_csrf');
+    const signedIn = await client.post('/platform/auth/sign-in', {
+      email: 'owner@example.com',
+      password: 'billing-demo-2026',
+    });
+    expect(signedIn.status).toBe(200);
+    const renewed = signedIn.headers.getSetCookie().find((value) => value.startsWith('ml_csrf='));
+    expect(renewed).toMatch(/HttpOnly/i);
+    expect(renewed).toMatch(/SameSite=Strict/i);
+    expect(client.cookie('ml_csrf')).not.toBe(secretBefore);
+    const update = { billing_email: 'billing@acme.example.com' };
+    const stale = await client.request(
+      'PATCH',
+      '/platform/organizations/acme-pro',
+      update,
+      { 'x-csrf-token': before },
+      { csrf: false },
+    );
+    expect(stale.status).toBe(403);
+    expect((stale.body as { message: string }).message).toMatch(/csrf/i);
+    expect((await client.request('PATCH', '/platform/organizations/acme-pro', update)).status).toBe(
+      200,
+    );
+  });
+
   it('refuses a wrong password and an unknown email with the same answer', async () => {
     const client = server.client();
     const wrong = await client.post('/platform/auth/sign-in', {
@@ -145,6 +173,76 @@ describe.each(testDatabases())('session lifetime (%s)', (database) => {
     minutes(2);
     expect((await client.get(orgRoute)).status).toBe(401);
     expect((await client.get('/platform/profile')).status).toBe(401);
+  });
+});
+
+describe('cookies when they are Secure', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { COOKIE_SECURE: 'true' } });
+  });
+  afterAll(() => server.close());
+
+  const setCookie = (response: { headers: Headers }, name: string) =>
+    response.headers.getSetCookie().find((value) => value.startsWith(`${name}=`));
+  const expectHostOnly = (cookie: string | undefined) => {
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; Path=\/(;|$)/i);
+    expect(cookie).not.toMatch(/Domain=/i);
+    expect(cookie).toMatch(/HttpOnly/i);
+  };
+
+  it('names them __Host-, so that no other host or plain-http answer can plant them', async () => {
+    const client = server.client();
+    const csrf = await client.request('GET', '/platform/auth/csrf');
+    expectHostOnly(setCookie(csrf, '__Host-ml_csrf'));
+    expect(setCookie(csrf, '__Host-ml_csrf')).toMatch(/SameSite=Strict/i);
+    const signedIn = await client.post('/platform/auth/sign-in', {
+      email: 'owner@example.com',
+      password: 'billing-demo-2026',
+    });
+    expect(signedIn.status).toBe(200);
+    expectHostOnly(setCookie(signedIn, '__Host-ml_session'));
+    expect(setCookie(signedIn, '__Host-ml_session')).toMatch(/SameSite=Lax/i);
+    expectHostOnly(setCookie(signedIn, '__Host-ml_csrf'));
+    expect(setCookie(signedIn, 'ml_session')).toBeUndefined();
+    expect((await client.get('/platform/profile')).status).toBe(200);
+    expect(
+      (
+        await client.request('PATCH', '/platform/organizations/acme-pro', {
+          billing_email: 'billing@acme.example.com',
+        })
+      ).status,
+    ).toBe(200);
+
+    const signedOut = await client.post('/platform/auth/sign-out');
+    expect(signedOut.status).toBe(204);
+    const cleared = setCookie(signedOut, '__Host-ml_session');
+    expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/i);
+    expect(cleared).toMatch(/; Secure/i);
+  });
+
+  it('ignores the plain names, which anyone able to set a cookie for the site could plant', async () => {
+    const client = await server.signIn('admin@example.com');
+    const token = client.cookie('__Host-ml_session');
+    expect(token).toBeDefined();
+    const planted = await fetch(`${server.url}/platform/profile`, {
+      headers: { cookie: `ml_session=${token}` },
+    });
+    expect(planted.status).toBe(401);
+
+    const csrf = await server.client().request<{ token: string }>('GET', '/platform/auth/csrf');
+    const secret = setCookie(csrf, '__Host-ml_csrf')?.split(';')[0]?.split('=')[1] ?? '';
+    const withPlainSecret = await fetch(`${server.url}/platform/auth/sign-in`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': csrf.body.token,
+        cookie: `ml_csrf=${secret}`,
+      },
+      body: JSON.stringify({ email: 'owner@example.com', password: 'billing-demo-2026' }),
+    });
+    expect(withPlainSecret.status).toBe(403);
   });
 });
 

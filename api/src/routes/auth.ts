@@ -62,6 +62,7 @@ const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, 
       if (!user) throw new HttpError(401, 'Invalid email or password');
       admission.attempt.succeeded();
       await app.startSession(reply, request, user.id);
+      app.renewCsrfSecret(reply);
       return { user };
     },
   );

@@ -175,6 +175,8 @@ export class TestClient {
       const value = pair.slice(index + 1);
       if (value === '' || /expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
       else this.cookies.set(name, value);
+      // A new CSRF secret (sign-in renews it) makes the token of the old one useless, as in the web app.
+      if (name.endsWith('ml_csrf')) this.csrfToken = undefined;
     }
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
