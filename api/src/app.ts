@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
@@ -22,6 +22,7 @@ import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
+import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
 import authRoutes from './routes/auth.ts';
 import billingRoutes from './routes/billing.ts';
@@ -78,6 +79,12 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errors);
+  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  const indexHtml = join(webDist, 'index.html');
+  // Before every route, the API reference's included.
+  await app.register(securityHeaders, {
+    indexHtml: existsSync(indexHtml) ? readFileSync(indexHtml, 'utf8') : '',
+  });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
@@ -149,7 +156,7 @@ export async function buildApp({
     await app.register(simulatorRoutes, { db, simulator: gateway, clock });
   }
 
-  await registerWebApp(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  await registerWebApp(app, webDist);
   return app;
 }
 
