@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
@@ -17,10 +17,12 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from './openapi.ts';
+import { logOptions, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
+import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
 import authRoutes from './routes/auth.ts';
 import billingRoutes from './routes/billing.ts';
@@ -47,12 +49,14 @@ import { PaymentSimulator } from './services/payments/simulator.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** The embedded database is single-process, which lets the access guard keep its answers. */
-  store: DatabaseHandle['kind'];
+  /** A store this process alone writes announces access changes, which lets the access guard keep its answers. */
+  onAccessChange: DatabaseHandle['onAccessChange'];
   clock: Clock;
   gateway: PaymentGateway;
   /** The built-in simulator behind `gateway` (which may wrap it), when it is the provider. */
   simulator?: PaymentSimulator | null;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogStream | undefined;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -65,13 +69,14 @@ const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/d
 export async function buildApp({
   config,
   db,
-  store,
+  onAccessChange,
   clock,
   gateway,
   simulator: builtinSimulator,
+  logStream,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL },
+    logger: logOptions(config.LOG_LEVEL, logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
     // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.
@@ -81,6 +86,12 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errors);
+  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  const indexHtml = join(webDist, 'index.html');
+  // Before every route, the API reference's included.
+  await app.register(securityHeaders, {
+    indexHtml: existsSync(indexHtml) ? readFileSync(indexHtml, 'utf8') : '',
+  });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
@@ -107,15 +118,16 @@ export async function buildApp({
     () => app.swagger(),
   );
 
-  const accessCache = store === 'pglite' ? new AccessCache(ACCESS_CACHE_MS) : null;
+  const accessCache = onAccessChange ? new AccessCache(ACCESS_CACHE_MS) : null;
+  if (accessCache) await onAccessChange?.(() => accessCache.clear());
   await app.register(session, { db, config, clock, accessCache });
-  await app.register(csrf, { config });
   await app.register(access, {
     db,
     clock,
     operatorKey: config.METERING_API_KEY,
     cache: accessCache,
   });
+  await app.register(csrf, { config });
 
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {
@@ -156,7 +168,7 @@ export async function buildApp({
     await app.register(simulatorRoutes, { db, simulator, clock });
   }
 
-  await registerWebApp(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  await registerWebApp(app, webDist);
   return app;
 }
 

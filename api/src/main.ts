@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { startServer } from './server.ts';
 
 try {
@@ -17,6 +18,10 @@ try {
   if (error instanceof ConfigError) {
     console.error(error.message);
     process.exit(2);
+  }
+  if (error instanceof DataDirInUseError) {
+    console.error(error.message);
+    process.exit(1);
   }
   throw error;
 }

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
 import { buildApp } from './app.ts';
+import type { LogStream } from './log-options.ts';
 import { BillingScheduler } from './services/billing/billing-scheduler.ts';
 import { createPaymentGateway } from './services/payments/create-gateway.ts';
 import type { PaymentGateway } from './services/payments/payment-gateway.ts';
@@ -21,6 +22,8 @@ export interface StartOptions {
    * port's boundary this way; the port behind it stays the real adapter).
    */
   wrapGateway?: (gateway: PaymentGateway) => PaymentGateway;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogStream;
 }
 
 export interface RunningServer {
@@ -58,10 +61,11 @@ export async function prepare(
     const app = await buildApp({
       config,
       db: database.db,
-      store: database.kind,
+      onAccessChange: database.onAccessChange,
       clock,
       gateway,
       simulator: built instanceof PaymentSimulator ? built : null,
+      logStream: options.logStream,
     });
     return { app, database, gateway };
   } catch (error) {

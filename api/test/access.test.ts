@@ -29,6 +29,39 @@ describe.each(testDatabases())('who may see and change what (%s)', (database) =>
     });
   });
 
+  describe('a mutation without the CSRF token', () => {
+    const patch = (user: string | null) =>
+      (user ? as(user) : server().client()).request(
+        'PATCH',
+        '/platform/organizations/acme-pro',
+        { billing_email: 'x@evil.test' },
+        {},
+        { csrf: false },
+      );
+
+    it('answers 401 without a session: the caller must sign in, whatever the token', async () => {
+      const response = await patch(null);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ message: 'You need to sign in' });
+    });
+
+    it('answers 404 to a non-member: the organization does not exist for them', async () => {
+      const response = await patch('outsider');
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ message: 'Organization not found' });
+    });
+
+    it('answers 403 to a member who may make the change, and changes nothing', async () => {
+      const response = await patch('owner');
+      expect(response.status).toBe(403);
+      expect((response.body as { message: string }).message).toMatch(/csrf/i);
+      const org = await as('owner').get<{ billing_email: string }>(
+        '/platform/organizations/acme-pro',
+      );
+      expect(org.body.billing_email).toBe('billing@acme.example.com');
+    });
+  });
+
   describe('a signed-in user who is not a member', () => {
     it.each([
       '/platform/organizations/acme-pro',

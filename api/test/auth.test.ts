@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
@@ -24,6 +24,34 @@ describe.each(testDatabases())('sign-in and sessions (%s)', (database) => {
     const profile = await client.get<{ user: { email: string } }>('/platform/profile');
     expect(profile.status).toBe(200);
     expect(profile.body.user.email).toBe('owner@example.com');
+  });
+
+  it('renews the CSRF secret at sign-in: a token obtained before no longer works', async () => {
+    const client = server.client();
+    const before = await client.csrf();
+    const secretBefore = client.cookie('ml_csrf');
+    const signedIn = await client.post('/platform/auth/sign-in', {
+      email: 'owner@example.com',
+      password: 'billing-demo-2026',
+    });
+    expect(signedIn.status).toBe(200);
+    const renewed = signedIn.headers.getSetCookie().find((value) => value.startsWith('ml_csrf='));
+    expect(renewed).toMatch(/HttpOnly/i);
+    expect(renewed).toMatch(/SameSite=Strict/i);
+    expect(client.cookie('ml_csrf')).not.toBe(secretBefore);
+    const update = { billing_email: 'billing@acme.example.com' };
+    const stale = await client.request(
+      'PATCH',
+      '/platform/organizations/acme-pro',
+      update,
+      { 'x-csrf-token': before },
+      { csrf: false },
+    );
+    expect(stale.status).toBe(403);
+    expect((stale.body as { message: string }).message).toMatch(/csrf/i);
+    expect((await client.request('PATCH', '/platform/organizations/acme-pro', update)).status).toBe(
+      200,
+    );
   });
 
   it('refuses a wrong password and an unknown email with the same answer', async () => {
@@ -148,33 +176,174 @@ describe.each(testDatabases())('session lifetime (%s)', (database) => {
   });
 });
 
-describe('sign-in rate limit', () => {
+describe('cookies when they are Secure', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { COOKIE_SECURE: 'true' } });
   });
   afterAll(() => server.close());
 
-  it('answers 429 with Retry-After after repeated failures for one email', async () => {
+  const setCookie = (response: { headers: Headers }, name: string) =>
+    response.headers.getSetCookie().find((value) => value.startsWith(`${name}=`));
+  const expectHostOnly = (cookie: string | undefined) => {
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; Path=\/(;|$)/i);
+    expect(cookie).not.toMatch(/Domain=/i);
+    expect(cookie).toMatch(/HttpOnly/i);
+  };
+
+  it('names them __Host-, so that no other host or plain-http answer can plant them', async () => {
     const client = server.client();
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await client.post('/platform/auth/sign-in', {
-        email: 'developer@example.com',
-        password: `wrong-${attempt}`,
-      });
-      expect(response.status).toBe(401);
-    }
-    const limited = await client.post('/platform/auth/sign-in', {
-      email: 'developer@example.com',
-      password: 'billing-demo-2026',
-    });
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Another user is not locked out by someone else's failures.
-    const other = await client.post('/platform/auth/sign-in', {
+    const csrf = await client.request('GET', '/platform/auth/csrf');
+    expectHostOnly(setCookie(csrf, '__Host-ml_csrf'));
+    expect(setCookie(csrf, '__Host-ml_csrf')).toMatch(/SameSite=Strict/i);
+    const signedIn = await client.post('/platform/auth/sign-in', {
       email: 'owner@example.com',
       password: 'billing-demo-2026',
     });
-    expect(other.status).toBe(200);
+    expect(signedIn.status).toBe(200);
+    expectHostOnly(setCookie(signedIn, '__Host-ml_session'));
+    expect(setCookie(signedIn, '__Host-ml_session')).toMatch(/SameSite=Lax/i);
+    expectHostOnly(setCookie(signedIn, '__Host-ml_csrf'));
+    expect(setCookie(signedIn, 'ml_session')).toBeUndefined();
+    expect((await client.get('/platform/profile')).status).toBe(200);
+    expect(
+      (
+        await client.request('PATCH', '/platform/organizations/acme-pro', {
+          billing_email: 'billing@acme.example.com',
+        })
+      ).status,
+    ).toBe(200);
+
+    const signedOut = await client.post('/platform/auth/sign-out');
+    expect(signedOut.status).toBe(204);
+    const cleared = setCookie(signedOut, '__Host-ml_session');
+    expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/i);
+    expect(cleared).toMatch(/; Secure/i);
+  });
+
+  it('ignores the plain names, which anyone able to set a cookie for the site could plant', async () => {
+    const client = await server.signIn('admin@example.com');
+    const token = client.cookie('__Host-ml_session');
+    expect(token).toBeDefined();
+    const planted = await fetch(`${server.url}/platform/profile`, {
+      headers: { cookie: `ml_session=${token}` },
+    });
+    expect(planted.status).toBe(401);
+
+    const csrf = await server.client().request<{ token: string }>('GET', '/platform/auth/csrf');
+    const secret = setCookie(csrf, '__Host-ml_csrf')?.split(';')[0]?.split('=')[1] ?? '';
+    const withPlainSecret = await fetch(`${server.url}/platform/auth/sign-in`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': csrf.body.token,
+        cookie: `ml_csrf=${secret}`,
+      },
+      body: JSON.stringify({ email: 'owner@example.com', password: 'billing-demo-2026' }),
+    });
+    expect(withPlainSecret.status).toBe(403);
+  });
+});
+
+describe('sign-in failure limits', () => {
+  const clock = fixedClock(new Date());
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+  });
+  afterAll(() => server.close());
+
+  // Each case guesses from addresses of its own (every one of 127.0.0.0/8 reaches the server), and the
+  // clock jumps past every window after it, so no case inherits another's counts.
+  let lastAddress = 1;
+  const nextAddress = () => `127.0.0.${++lastAddress}`;
+  afterEach(() => clock.advance(60 * 60));
+
+  const attempt = (from: string, email: string, password: string) =>
+    server.client(from).post('/platform/auth/sign-in', { email, password });
+
+  it('answers 429 with Retry-After after repeated failures for one email', async () => {
+    const from = nextAddress();
+    for (let count = 0; count < 5; count++) {
+      expect((await attempt(from, 'developer@example.com', `wrong-${count}`)).status).toBe(401);
+    }
+    const limited = await attempt(from, 'developer@example.com', 'billing-demo-2026');
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // Another user is not locked out by someone else's failures.
+    expect((await attempt(from, 'owner@example.com', 'billing-demo-2026')).status).toBe(200);
+  });
+
+  it('checks no more passwords than the limit when 60 wrong ones arrive at once', async () => {
+    const client = server.client(nextAddress());
+    await client.csrf();
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        client.post('/platform/auth/sign-in', {
+          email: 'admin@example.com',
+          password: `wrong-${index}`,
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    // A 401 is a password checked; a 429 was refused before the check.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(55);
+  });
+
+  it("a stranger's failures do not lock the owner out at another address", async () => {
+    const stranger = nextAddress();
+    for (let count = 0; count < 5; count++) {
+      expect((await attempt(stranger, 'owner@example.com', `guess-${count}`)).status).toBe(401);
+    }
+    expect((await attempt(stranger, 'owner@example.com', 'billing-demo-2026')).status).toBe(429);
+    const owner = await attempt(nextAddress(), 'owner@example.com', 'billing-demo-2026');
+    expect(owner.status).toBe(200);
+  });
+
+  it('limits one address over many emails', async () => {
+    const from = nextAddress();
+    for (let count = 0; count < 20; count++) {
+      const email = `nobody-${count % 4}@example.com`;
+      expect((await attempt(from, email, 'wrong')).status).toBe(401);
+    }
+    expect((await attempt(from, 'readonly@example.com', 'billing-demo-2026')).status).toBe(429);
+    expect((await attempt(nextAddress(), 'readonly@example.com', 'billing-demo-2026')).status).toBe(
+      200,
+    );
+  });
+
+  it('slows a guess spread over many addresses for a minute at most', async () => {
+    for (let count = 0; count < 10; count++) {
+      expect((await attempt(nextAddress(), 'developer@example.com', 'wrong')).status).toBe(401);
+    }
+    const limited = await attempt(nextAddress(), 'developer@example.com', 'billing-demo-2026');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    clock.advance(61);
+    expect(
+      (await attempt(nextAddress(), 'developer@example.com', 'billing-demo-2026')).status,
+    ).toBe(200);
+  });
+
+  it('lets an address try again once its window has passed, never later', async () => {
+    const from = nextAddress();
+    for (let count = 0; count < 5; count++) {
+      expect((await attempt(from, 'admin@example.com', 'wrong')).status).toBe(401);
+    }
+    const limited = await attempt(from, 'admin@example.com', 'billing-demo-2026');
+    expect(limited.status).toBe(429);
+    clock.advance(Number(limited.headers.get('retry-after')));
+    expect((await attempt(from, 'admin@example.com', 'billing-demo-2026')).status).toBe(200);
+  });
+
+  it('does not count a successful sign-in as a failure', async () => {
+    const from = nextAddress();
+    for (let count = 0; count < 12; count++) {
+      expect((await attempt(from, 'readonly@example.com', 'billing-demo-2026')).status).toBe(200);
+    }
   });
 });

@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.ts';
 import { configFrom } from '../src/config.ts';
+import { DataDirInUseError } from '../src/db/data-dir-lock.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { seedDemoWorld } from '../src/seed/demo-world.ts';
 import { startServer } from '../src/server.ts';
@@ -88,5 +91,46 @@ describe('the embedded store under DATA_DIR', () => {
     const second = await start({ SEED_DEMO: 'always' });
     expect(await emailOf(await signInAsOwner(second.url))).toBe(demoEmail);
     await second.close();
+  });
+
+  /** `npm run seed:demo` on this directory, as a process of its own: its exit code and what it printed. */
+  const seedCommand = () =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const cli = fileURLToPath(new URL('../src/cli/seed-demo.ts', import.meta.url));
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, ['--import', 'tsx', cli], { env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('refuses to reset the demo world beside a running server, in one line', async () => {
+    const server = await start();
+    try {
+      const seed = await seedCommand();
+      expect(seed.code).toBe(1);
+      expect(seed.stdout).toBe('');
+      expect(seed.stderr.trim().split('\n')).toEqual([
+        `The embedded database in ${dataDir} is in use by another process (pid ${process.pid}): stop the server first.`,
+      ]);
+      // A second server, in this process or another, is refused the same way.
+      await expect(openDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirInUseError);
+      expect((await (await signInAsOwner(server.url)).get('/platform/profile')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    expect(existsSync(join(dataDir, 'meterline.lock'))).toBe(false);
+  });
+
+  it('takes over the lock a crashed process left behind', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(join(dataDir, 'meterline.lock'), String(gone));
+    const database = await openDatabase({ dataDir });
+    await database.close();
+    expect(existsSync(join(dataDir, 'meterline.lock'))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { usageEventsBatchSchema } from '@meterline/domain';
 import { systemClock, type Clock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
@@ -124,6 +125,10 @@ try {
   if (error instanceof ConfigError || error instanceof UsageError || error instanceof HttpError) {
     console.error(error.message);
     process.exit(2);
+  }
+  if (error instanceof DataDirInUseError) {
+    console.error(error.message);
+    process.exit(1);
   }
   throw error;
 }

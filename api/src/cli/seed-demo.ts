@@ -1,5 +1,6 @@
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { seedDemoWorld } from '../seed/demo-world.ts';
 
@@ -17,6 +18,11 @@ try {
   if (error instanceof ConfigError) {
     console.error(error.message);
     process.exit(2);
+  }
+  // Resetting the embedded database under a running server would corrupt it: one line says what to do.
+  if (error instanceof DataDirInUseError) {
+    console.error(error.message);
+    process.exit(1);
   }
   throw error;
 }

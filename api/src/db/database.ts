@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import { migrations } from './migrations/index.ts';
 import { NamingPool } from './naming-pool.ts';
 import { PreparedPGliteDialect } from './pglite-driver.ts';
@@ -21,8 +22,17 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Only on a store that this process alone writes (the embedded database): calls `listener` whenever a
+   * committed statement changed who may access what (memberships, organization slugs; migration 0011),
+   * before that statement's own call returns.
+   */
+  onAccessChange?: ((listener: () => void) => Promise<void>) | undefined;
   close(): Promise<void>;
 }
+
+/** The channel migration 0011's triggers notify. */
+const ACCESS_CHANGED_CHANNEL = 'access_changed';
 
 // Cents live in bigint columns; they stay far below 2^53, so numbers are exact.
 const INT8_OID = 20;
@@ -47,17 +57,38 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    parsers: { [pgliteTypes.INT8]: (value: string) => Number(value) },
-  });
-  if (schema) {
-    await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
+  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      parsers: { [pgliteTypes.INT8]: (value: string) => Number(value) },
+    });
+    if (schema) {
+      await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
+    }
+  } catch (error) {
+    unlock();
+    throw error;
   }
   const db = new Kysely<Database>({
     dialect: new PreparedPGliteDialect(client),
   });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    // PGlite hands a commit's notifications to its listeners before that statement's promise settles.
+    onAccessChange: async (listener) => {
+      await client.listen(ACCESS_CHANGED_CHANNEL, listener);
+    },
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        unlock();
+      }
+    },
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -14,12 +14,14 @@ export interface SessionAccess {
 /**
  * The access guard's recent answers, for the embedded database only: it is single-process, so every change
  * to sessions goes through this process and drops what it touches here (sign-out forgets the session at
- * once), and an expired session is refused from its own expiry. Memberships and slugs do not change while
- * the server runs (the demo reset needs the server stopped). With a PostgreSQL server, several instances may
- * share the store, so nothing is kept and every request asks the database.
+ * once), and an expired session is refused from its own expiry. A change of memberships or organization
+ * slugs, by any statement, is announced by the database at commit (migration 0011) and forgets every answer
+ * (`clear`). With a PostgreSQL server, several instances may share the store, so nothing is kept and every
+ * request asks the database.
  */
 export class AccessCache {
   private readonly entries = new Map<string, { access: SessionAccess; at: number }>();
+  private currentEpoch = 0;
 
   /** `elapsed` measures the entries' age in real time, whatever clock the product runs on. */
   constructor(
@@ -40,13 +42,28 @@ export class AccessCache {
     return entry.access;
   }
 
-  /** Keeps a live session's answer; a session not found is never kept. */
-  set(sessionId: string, slug: string, access: SessionAccess): void {
+  /**
+   * Counts the clears. An answer is kept only under the epoch it was read in: one read just before a
+   * change committed would otherwise be kept after the clear that should have dropped it.
+   */
+  get epoch(): number {
+    return this.currentEpoch;
+  }
+
+  /** Keeps a live session's answer read in `epoch`; a session not found is never kept. */
+  set(sessionId: string, slug: string, access: SessionAccess, epoch: number): void {
+    if (epoch !== this.currentEpoch) return;
     this.entries.set(`${sessionId}|${slug}`, { access, at: this.elapsed() });
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
+  }
+
+  /** Forgets every answer: who may access what has changed. */
+  clear(): void {
+    this.currentEpoch++;
+    this.entries.clear();
   }
 
   forgetSession(sessionId: string): void {

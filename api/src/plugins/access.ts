@@ -11,6 +11,7 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import type { AccessCache, SessionAccess } from './access-cache.ts';
 import { findLiveSession, findLiveSessionInOrganization } from '../repositories/sessions.ts';
+import { OperatorKeyCheck } from '../services/auth/operator-key.ts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -55,6 +56,7 @@ export default fp(
   ) {
     const { db, clock, operatorKey, cache } = opts;
     app.decorateRequest('org', null);
+    const operatorKeyCheck = new OperatorKeyCheck(operatorKey, () => clock.now().getTime() / 1000);
 
     app.addHook('onRoute', (route) => {
       const guarded = route.url.startsWith('/platform') || route.url.startsWith('/internal');
@@ -76,6 +78,7 @@ export default fp(
       slug: string,
     ): Promise<SessionAccess | undefined> {
       const now = clock.now();
+      const epoch = cache?.epoch ?? 0;
       let found = cache?.get(sessionId, slug, now);
       if (!found) {
         found = slug
@@ -84,13 +87,13 @@ export default fp(
               (row) => row && { ...row, organization_id: null, role: null },
             );
         if (!found) return undefined;
-        cache?.set(sessionId, slug, found);
+        cache?.set(sessionId, slug, found, epoch);
       }
       const expiresAt = await app.renewSession(request, reply, found);
       if (expiresAt !== found.expires_at) {
         // Renewed: what is kept about the session carries its new expiry.
         found = { ...found, expires_at: expiresAt };
-        cache?.set(sessionId, slug, found);
+        cache?.set(sessionId, slug, found, epoch);
       }
       return found;
     }
@@ -100,11 +103,12 @@ export default fp(
       const access = request.routeOptions.config.access;
       if (!access || access.kind === 'public') return;
       if (access.kind === 'operator') {
-        const header = request.headers.authorization ?? '';
-        if (!operatorKey || header !== `Bearer ${operatorKey}`) {
-          throw new HttpError(401, 'A valid operator key is required');
-        }
-        return;
+        const verdict = operatorKeyCheck.verify(request.headers.authorization, request.ip);
+        if (verdict === 'accepted') return;
+        if (verdict === 'refused') throw new HttpError(401, 'A valid operator key is required');
+        throw new HttpError(429, 'Too many wrong operator keys. Please try again later.', {
+          'retry-after': String(verdict.retryAfter),
+        });
       }
       const sessionId = request.sessionId;
       if (!sessionId) throw new HttpError(401, 'You need to sign in');

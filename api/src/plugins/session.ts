@@ -47,6 +47,15 @@ export function cookieIsSecure(config: Config, request: FastifyRequest): boolean
   return config.COOKIE_SECURE === 'true';
 }
 
+/**
+ * A Secure cookie is named `__Host-…`: browsers then accept it only from this host, Secure, on Path=/ and
+ * without Domain, so neither a sibling subdomain nor a plain-http answer can plant or overwrite it. Over
+ * plain http (development) the prefix is not allowed, so the plain name is used.
+ */
+export function cookieName(name: string, secure: boolean): string {
+  return secure ? `__Host-${name}` : name;
+}
+
 export default fp(
   async function session(
     app: FastifyInstance,
@@ -58,8 +67,11 @@ export default fp(
 
     // Only the cookie is read here: the access guard looks the session up (with the caller's membership,
     // in one statement, on organization routes), so a request that needs no user costs no query.
+    const sessionCookie = (request: FastifyRequest) =>
+      cookieName(SESSION_COOKIE, cookieIsSecure(config, request));
     app.addHook('onRequest', async (request) => {
-      const token = request.cookies[SESSION_COOKIE];
+      // Only the name this request's security allows: over TLS, a plain-named cookie may have been planted.
+      const token = request.cookies[sessionCookie(request)];
       if (token) request.sessionId = hashToken(token);
     });
 
@@ -71,7 +83,7 @@ export default fp(
       token: string,
       expiresAt: Date,
     ) =>
-      reply.setCookie(SESSION_COOKIE, token, {
+      reply.setCookie(sessionCookie(request), token, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
@@ -98,7 +110,7 @@ export default fp(
         session: { created_at: Date; expires_at: Date },
       ) => {
         const now = clock.now();
-        const token = request.cookies[SESSION_COOKIE];
+        const token = request.cookies[sessionCookie(request)];
         if (!token || !request.sessionId) return session.expires_at;
         // Renewing on every request would write on every request: once half the idle time has gone is enough.
         if (session.expires_at.getTime() - now.getTime() > idleMs / 2) return session.expires_at;
@@ -117,7 +129,13 @@ export default fp(
         await deleteSession(db, request.sessionId);
         accessCache?.forgetSession(request.sessionId);
       }
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      // The same attributes as when set: browsers refuse a __Host- cookie, even an expired one, without Secure.
+      reply.clearCookie(sessionCookie(request), {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: cookieIsSecure(config, request),
+      });
     });
   },
   { name: 'session', dependencies: ['@fastify/cookie'] },

@@ -10,14 +10,11 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { signIn } from '../services/auth/sign-in.ts';
-import { FailureLimiter } from '../services/auth/failure-limiter.ts';
-
-const FAILURE_WINDOW_SECONDS = 15 * 60;
+import { SignInLimits } from '../services/auth/sign-in-limits.ts';
 
 const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
   const seconds = () => clock.now().getTime() / 1000;
-  const byEmail = new FailureLimiter(5, FAILURE_WINDOW_SECONDS, seconds);
-  const byAddress = new FailureLimiter(20, FAILURE_WINDOW_SECONDS, seconds);
+  const limits = new SignInLimits(seconds);
 
   app.get(
     '/platform/auth/csrf',
@@ -54,20 +51,18 @@ const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, 
     },
     async (request, reply) => {
       const email = request.body.email.toLowerCase();
-      const wait = Math.max(byEmail.retryAfter(email), byAddress.retryAfter(request.ip));
-      if (wait > 0) {
+      const admission = limits.admit(email, request.ip);
+      if (!admission.ok) {
         throw new HttpError(429, 'Too many failed sign-in attempts. Please try again later.', {
-          'retry-after': String(wait),
+          'retry-after': String(admission.retryAfter),
         });
       }
       const user = await signIn(db, email, request.body.password);
-      if (!user) {
-        byEmail.record(email);
-        byAddress.record(request.ip);
-        throw new HttpError(401, 'Invalid email or password');
-      }
-      byEmail.reset(email);
+      // A failed attempt stays counted; it was counted before the check, so parallel guesses wait too.
+      if (!user) throw new HttpError(401, 'Invalid email or password');
+      admission.attempt.succeeded();
       await app.startSession(reply, request, user.id);
+      app.renewCsrfSecret(reply);
       return { user };
     },
   );

@@ -18,12 +18,14 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) =>
         tags: ['internal'],
         summary: 'Report usage events (batched, idempotent by event id)',
         description:
-          'Authorization: Bearer METERING_API_KEY. A batch naming an unknown project is refused whole.',
+          'Authorization: Bearer METERING_API_KEY. A batch naming an unknown project is refused whole. ' +
+          'An address that sends 10 wrong keys in 15 minutes is answered 429 (Retry-After) until they age out.',
         body: usageEventsBatchSchema,
         response: {
           200: usageEventsResultSchema,
           400: errorResponseSchema,
           401: errorResponseSchema,
+          429: errorResponseSchema,
         },
       },
     },

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
 import { configFrom, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
 import type { Clock } from '../../src/clock.ts';
+import type { LogStream } from '../../src/log-options.ts';
 
 export type TestDatabase = 'pglite' | 'postgres';
 
@@ -16,7 +18,8 @@ export interface TestServer extends RunningServer {
   /** The PostgreSQL schema the server lives in, when on a PostgreSQL server. */
   schema: string | undefined;
   databaseUrl: string | undefined;
-  client(): TestClient;
+  /** A client connecting from `localAddress` (any of 127.0.0.0/8), to stand for another caller's address. */
+  client(localAddress?: string): TestClient;
   signIn(email: string, password?: string): Promise<TestClient>;
 }
 
@@ -25,6 +28,8 @@ export interface StartTestServerOptions {
   env?: Partial<Record<keyof Config, string>>;
   clock?: Clock;
   wrapGateway?: StartOptions['wrapGateway'];
+  /** Receives the server's log lines (with LOG_LEVEL set in `env`). */
+  logStream?: LogStream;
 }
 
 /** A real server on a real socket, over a fresh database seeded with the demo world. */
@@ -49,12 +54,13 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     ...(schema ? { schema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.wrapGateway ? { wrapGateway: options.wrapGateway } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   return {
     ...server,
     schema,
     databaseUrl,
-    client: () => new TestClient(server.url),
+    client: (localAddress) => new TestClient(server.url, localAddress),
     async signIn(email, password = 'billing-demo-2026') {
       const client = new TestClient(server.url);
       const response = await client.post('/platform/auth/sign-in', { email, password });
@@ -120,7 +126,10 @@ export class TestClient {
   private readonly cookies = new Map<string, string>();
   private csrfToken: string | undefined;
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly localAddress?: string,
+  ) {}
 
   get<T = unknown>(path: string, headers: Record<string, string> = {}) {
     return this.request<T>('GET', path, undefined, headers);
@@ -153,12 +162,14 @@ export class TestClient {
     if (this.cookies.size > 0) {
       finalHeaders.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
-    const response = await fetch(this.baseUrl + path, {
+    const init = {
       method,
       headers: finalHeaders,
-      redirect: 'manual',
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    };
+    const response = this.localAddress
+      ? await requestFrom(this.localAddress, this.baseUrl + path, init)
+      : await fetch(this.baseUrl + path, { ...init, redirect: 'manual' });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair = ''] = cookie.split(';');
       const index = pair.indexOf('=');
@@ -166,6 +177,8 @@ export class TestClient {
       const value = pair.slice(index + 1);
       if (value === '' || /expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
       else this.cookies.set(name, value);
+      // A new CSRF secret (sign-in renews it) makes the token of the old one useless, as in the web app.
+      if (name.endsWith('ml_csrf')) this.csrfToken = undefined;
     }
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
@@ -188,4 +201,36 @@ export class TestClient {
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
   }
+}
+
+/** fetch cannot choose its local address; node:http can, and its answer is read as a fetch Response. */
+function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: init.method, headers: init.headers, localAddress },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const headers = new Headers();
+          const raw = response.rawHeaders;
+          for (let index = 0; index + 1 < raw.length; index += 2) {
+            headers.append(raw[index] ?? '', raw[index + 1] ?? '');
+          }
+          const status = response.statusCode ?? 0;
+          // A Response refuses a body, even an empty one, with these statuses.
+          const body = [204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
+          resolve(new Response(body, { status, headers }));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(init.body);
+  });
 }

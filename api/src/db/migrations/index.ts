@@ -9,6 +9,7 @@ import * as usageEventsLog from './0007-usage-events-log.ts';
 import * as chargeSettlement from './0008-charge-settlement.ts';
 import * as billingRecords from './0009-billing-records.ts';
 import * as simulatorCardFingerprint from './0010-simulator-card-fingerprint.ts';
+import * as accessChangedNotice from './0011-access-changed-notice.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-charge-settlement': chargeSettlement,
   '0009-billing-records': billingRecords,
   '0010-simulator-card-fingerprint': simulatorCardFingerprint,
+  '0011-access-changed-notice': accessChangedNotice,
 };
