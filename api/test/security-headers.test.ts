@@ -48,7 +48,7 @@ describe('security headers', () => {
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), INDEX_HTML);
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("app")');
-    server = await startTestServer({ env: { WEB_DIST: dist, TRUST_PROXY: '1' } });
+    server = await startTestServer({ env: { WEB_DIST: dist, TRUST_PROXY: '127.0.0.1' } });
   });
   afterAll(async () => {
     await server.close();
