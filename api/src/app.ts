@@ -80,7 +80,7 @@ export async function buildApp({
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
     // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.
-    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
