@@ -24,7 +24,8 @@ import {
   captchaToken,
   confirmPayment,
   paymentMethod,
-  reopenInvoice,
+  dueInvoice as dueInvoiceAt,
+  organizationIdOf,
 } from './support/payments.ts';
 import { testDatabases, useSignedInServer, type TestClient } from './support/server.ts';
 
@@ -56,29 +57,14 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
   };
   const deps = () => ({ db: db(), gateway: port(), clock });
 
-  async function orgId(slug: string): Promise<string> {
-    const org = await db()
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', slug)
-      .executeTakeFirstOrThrow();
-    return org.id;
-  }
+  const orgId = (slug: string) => organizationIdOf(db(), slug);
 
   /**
    * A past invoice reopened as if its charge had failed, its automatic retry due now (its attempt count
    * past the history's, so the attempts of a test never reuse the keys of the story's).
    */
   async function dueInvoice(slug: string, skip: number, attempts = 10): Promise<string> {
-    const id = await reopenInvoice(db(), slug, skip);
-    await db()
-      .updateTable('invoices')
-      .set({
-        next_payment_attempt_at: clock.now(),
-        attempt_count: attempts,
-      })
-      .where('id', '=', id)
-      .execute();
+    const id = await dueInvoiceAt(db(), slug, skip, clock.now(), attempts);
     // Its earlier payment failed after all: on our side and on the provider's.
     await db()
       .updateTable('charges')

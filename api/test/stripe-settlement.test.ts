@@ -6,7 +6,7 @@ import { newId } from '../src/services/billing/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { FakeStripe, type FakeCardKind } from './support/fake-stripe.ts';
 import { FaultyGateway } from './support/faulty-gateway.ts';
-import { reopenInvoice } from './support/payments.ts';
+import { dueInvoice as dueInvoiceAt, organizationIdOf } from './support/payments.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
 const MINUTE = 60;
@@ -44,25 +44,8 @@ describe.each(testDatabases())('the billing job with Stripe configured (%s)', (d
   };
   const deps = () => ({ db: db(), gateway: port(), clock });
 
-  async function orgId(slug: string): Promise<string> {
-    const org = await db()
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', slug)
-      .executeTakeFirstOrThrow();
-    return org.id;
-  }
-
-  /** A past invoice of the organization reopened with its retry due now, under fresh attempt keys. */
-  async function dueInvoice(slug: string, skip: number): Promise<string> {
-    const id = await reopenInvoice(db(), slug, skip);
-    await db()
-      .updateTable('invoices')
-      .set({ next_payment_attempt_at: clock.now(), attempt_count: 10 })
-      .where('id', '=', id)
-      .execute();
-    return id;
-  }
+  const orgId = (slug: string) => organizationIdOf(db(), slug);
+  const dueInvoice = (slug: string, skip: number) => dueInvoiceAt(db(), slug, skip, clock.now());
 
   /** A card saved at Stripe for the organization, made its default. */
   async function savedCard(slug: string, kind: FakeCardKind): Promise<string> {

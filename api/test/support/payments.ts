@@ -168,3 +168,33 @@ export async function reopenInvoice(db: Db, slug: string, skip: number): Promise
     .execute();
   return paid.id;
 }
+
+/** The id of the organization with this slug. */
+export async function organizationIdOf(db: Db, slug: string): Promise<string> {
+  const org = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow();
+  return org.id;
+}
+
+/**
+ * A past invoice reopened (see reopenInvoice) with its automatic retry due at `at`, its attempt count set
+ * past the history's so a test's attempts never reuse the keys of the demo story's.
+ */
+export async function dueInvoice(
+  db: Db,
+  slug: string,
+  skip: number,
+  at: Date,
+  attempts = 10,
+): Promise<string> {
+  const id = await reopenInvoice(db, slug, skip);
+  await db
+    .updateTable('invoices')
+    .set({ next_payment_attempt_at: at, attempt_count: attempts })
+    .where('id', '=', id)
+    .execute();
+  return id;
+}

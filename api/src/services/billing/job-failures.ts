@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 
 /** The first retry of a failed item waits this long; each further failure doubles it, up to the cap. */
 export const FIRST_BACKOFF_MS = 60_000;
@@ -116,4 +118,18 @@ export class JobFailures {
       .execute();
     this.known.set(`${kind}:${id}`, retryAfter);
   }
+}
+
+/** Where-clause of a sweep over charges: leaves out those waiting out the backoff of a failure. */
+export function notBackingOff(kind: JobItemKind, now: Date) {
+  return ({ not, exists, selectFrom }: ExpressionBuilder<Database, 'charges'>) =>
+    not(
+      exists(
+        selectFrom('billing_job_failures')
+          .select('billing_job_failures.item_id')
+          .whereRef('billing_job_failures.item_id', '=', 'charges.id')
+          .where('billing_job_failures.kind', '=', kind)
+          .where('billing_job_failures.retry_after', '>', now),
+      ),
+    );
 }

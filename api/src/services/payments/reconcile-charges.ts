@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ChargeRow } from '../../repositories/charges.ts';
 import { IN_FLIGHT_LEASE_MS, refreshCharge } from './open-charges.ts';
+import { notBackingOff } from '../billing/job-failures.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 /** A charge waiting this long for the customer or the provider has maybe lost its event: ask. */
@@ -35,17 +36,7 @@ export function staleCharges(deps: PaymentDeps, limit = 100): Promise<ChargeRow[
         ]),
       )
       // Charges waiting out the backoff of an earlier failure take no place in the batch.
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('billing_job_failures')
-              .select('billing_job_failures.item_id')
-              .whereRef('billing_job_failures.item_id', '=', 'charges.id')
-              .where('billing_job_failures.kind', '=', 'reconcile')
-              .where('billing_job_failures.retry_after', '>', now),
-          ),
-        ),
-      )
+      .where(notBackingOff('reconcile', now))
       .orderBy(sql`coalesce(attempted_at, updated_at)`)
       .limit(limit)
       .execute()

@@ -1,4 +1,5 @@
 import type { ChargeRow } from '../../repositories/charges.ts';
+import { notBackingOff } from '../billing/job-failures.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import type { PaymentIntentState } from './payment-gateway.ts';
 import { settleChargeIn } from './settle-charge.ts';
@@ -59,17 +60,7 @@ export async function chargesOwingRefunds(deps: PaymentDeps, limit = 100): Promi
       .selectAll()
       .where('refund_status', '=', 'pending')
       // Refunds waiting out the backoff of an earlier failure take no place in the batch.
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('billing_job_failures')
-              .select('billing_job_failures.item_id')
-              .whereRef('billing_job_failures.item_id', '=', 'charges.id')
-              .where('billing_job_failures.kind', '=', 'refund')
-              .where('billing_job_failures.retry_after', '>', deps.clock.now()),
-          ),
-        ),
-      )
+      .where(notBackingOff('refund', deps.clock.now()))
       .orderBy('updated_at')
       .limit(limit)
       .execute()
