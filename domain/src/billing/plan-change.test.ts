@@ -22,6 +22,10 @@ const usage = fc.array(
 );
 const balance = fc.integer({ min: 0, max: 10_000_000 });
 
+/** The moment a fraction of the way into a cycle, in whole seconds. */
+const momentIn = (cycle: { start: number; end: number }, fraction: number) =>
+  cycle.start + Math.floor(fraction * (cycle.end - cycle.start));
+
 describe('changeInvoice', () => {
   it('acme-pro to Team a third into the cycle, with $50 of credit', () => {
     const at = START + Math.round((END - START) / 3);
@@ -96,7 +100,7 @@ describe('changeInvoice', () => {
         usage,
         balance,
         ([from, to], period, fraction, usageLines, credit) => {
-          const at = period.start + Math.floor(fraction * (period.end - period.start));
+          const at = momentIn(period, fraction);
           const invoice = changeInvoice({
             from,
             to,
@@ -125,7 +129,7 @@ describe('changeInvoice', () => {
         fc.double({ min: 0, max: 0.999999, noNaN: true }),
         balance,
         ([from, to], period, fraction, credit) => {
-          const at = period.start + Math.floor(fraction * (period.end - period.start));
+          const at = momentIn(period, fraction);
           const invoice = changeInvoice({
             from,
             to,
@@ -159,7 +163,7 @@ describe('changeInvoice', () => {
         fc.double({ min: 0, max: 0.999999, noNaN: true }),
         (a, b, c, period, f1, f2) => {
           fc.pre(a !== b && b !== c);
-          const t1 = period.start + Math.floor(f1 * (period.end - period.start));
+          const t1 = momentIn(period, f1);
           const first = changeInvoice({
             from: a,
             to: b,
@@ -169,7 +173,7 @@ describe('changeInvoice', () => {
             balanceCents: 0,
           });
           const second = first.newCycle;
-          const t2 = second.start + Math.floor(f2 * (second.end - second.start));
+          const t2 = momentIn(second, f2);
           const next = changeInvoice({
             from: b,
             to: c,
