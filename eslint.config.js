@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import webLayers from './eslint/web-layers.js';
+
+const ROOT = import.meta.dirname;
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '**/.data/**', 'api/scratch/**'] },
@@ -58,6 +61,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The web app's layers, one way: app/ → features → shared (eslint/web-layers.js).
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/**/*.test.{ts,tsx}'],
+    plugins: { meterline: webLayers },
+    rules: { 'meterline/web-layers': ['error', { srcRoot: `${ROOT}/web/src` }] },
   },
   {
     files: ['api/src/cli/**/*.ts', 'api/bench/**/*.ts', 'scripts/**/*.mjs'],

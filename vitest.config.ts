@@ -14,6 +14,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'tooling',
+          root: './eslint',
+          include: ['*.test.js'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'api',
           root: './api',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
