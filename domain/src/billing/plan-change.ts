@@ -4,6 +4,9 @@ import type { PlanId } from '../organization/plans.ts';
 import { addMonthsClamped, type Cycle } from '../calendar/billing-cycle.ts';
 import { BILLING_PLANS, planChangeType } from './billing-plans.ts';
 import { unusedCredit } from './proration.ts';
+import { formatCents } from '../money/format-cents.ts';
+import { invoiceLine } from './invoice-line.ts';
+import type { UpcomingInvoiceLine } from './schemas.ts';
 
 /** One line of the invoice a plan change issues (product-decisions §9). */
 export interface ChangeInvoiceLine {
@@ -43,6 +46,8 @@ export interface ChangeInvoice {
   balanceAfterCents: Cents;
   /** The new cycle the change starts: the billing anchor moves to the moment of the change. */
   newCycle: Cycle;
+  /** The cycle the change ends, as it was before the change (its end is where it would have ended). */
+  endedCycle: Cycle;
 }
 
 export class PlanChangeError extends Error {}
@@ -102,6 +107,7 @@ export function changeInvoice(input: PlanChangeInput): ChangeInvoice {
     chargeTodayCents: chargeToday,
     balanceAfterCents: balanceAfter,
     newCycle,
+    endedCycle: cycle,
   };
 }
 
@@ -119,4 +125,39 @@ export function monthlyInvoiceEstimate(
   if (!plan.billsCompute) return fee;
   const credits = plan.computeCreditsCents ?? 0;
   return fee + Math.max(0, toCents(monthlyComputeCents) - credits) + toCents(monthlyAddonsCents);
+}
+
+/**
+ * The change invoice's lines as an invoice records them: the usage lines as the upcoming invoice priced
+ * them, then the unused time and the new plan's fee, each with how it was priced.
+ */
+export function changeInvoiceRecordLines(
+  invoice: ChangeInvoice,
+  usageLines: readonly UpcomingInvoiceLine[],
+  oldPriceCents: Cents,
+): UpcomingInvoiceLine[] {
+  const usage = usageLines.filter((line) => toCents(line.amount) !== 0);
+  const rest = invoice.lines
+    .filter((line) => line.kind !== 'usage')
+    .map((line) =>
+      invoiceLine({
+        description: line.description,
+        amount: line.amount,
+        unitPriceDesc:
+          line.kind === 'unused_time'
+            ? `${formatCents(oldPriceCents)} per month × ${remainingShare(line.period, invoice)}`
+            : `${formatCents(line.amount)} per month`,
+        usageMetric: null,
+        usageOriginal: null,
+      }),
+    );
+  return [...usage, ...rest];
+}
+
+/** "12d 4h of 30d 0h": the unused part of the ending cycle, as the proration counted it. */
+function remainingShare(period: Cycle, invoice: ChangeInvoice): string {
+  const span = (seconds: number) =>
+    `${Math.floor(seconds / 86_400)}d ${Math.floor((seconds % 86_400) / 3600)}h`;
+  const total = invoice.endedCycle.end - invoice.endedCycle.start;
+  return `${span(period.end - period.start)} of ${span(total)}`;
 }

@@ -35,16 +35,38 @@ describe('billing schemas', () => {
   });
 
   it('accept what the engine produces', () => {
-    expect(plansListSchema.parse(plansList('pro'))).toEqual([
-      { id: 'free', name: 'Free', price: 0, is_current: false, change_type: 'downgrade' },
-      { id: 'pro', name: 'Pro', price: 2500, is_current: true, change_type: 'none' },
-      { id: 'team', name: 'Team', price: 59_900, is_current: false, change_type: 'upgrade' },
+    expect(plansListSchema.parse(plansList('pro', 'fly')).plans).toEqual([
+      {
+        id: 'free',
+        name: 'Free',
+        price: 0,
+        is_current: false,
+        change_type: 'downgrade',
+        effective_at: 'end_of_billing_period',
+      },
+      {
+        id: 'pro',
+        name: 'Pro',
+        price: 2500,
+        is_current: true,
+        change_type: 'none',
+        effective_at: null,
+      },
+      {
+        id: 'team',
+        name: 'Team',
+        price: 59_900,
+        is_current: false,
+        change_type: 'upgrade',
+        effective_at: 'now',
+      },
       {
         id: 'enterprise',
         name: 'Enterprise',
         price: null,
         is_current: false,
         change_type: 'upgrade',
+        effective_at: 'now',
       },
     ]);
     const usages = summarizeUsage('pro', true, { EGRESS: 3e11 }, []);
@@ -71,6 +93,7 @@ describe('billing schemas', () => {
         },
       ],
       next_invoice_at: 1_769_904_000,
+      scheduled_plan_change: null,
     };
     expect(subscriptionSchema.parse(subscription)).toEqual(subscription);
     expect(

@@ -86,6 +86,14 @@ export const subscriptionSchema = z
     customer_balance: centsSchema.describe('Positive is credit owed to the customer'),
     project_addons: z.array(projectAddonsSchema),
     next_invoice_at: unixSeconds,
+    scheduled_plan_change: z
+      .object({
+        target_plan: z.enum(PLAN_IDS),
+        at: unixSeconds,
+        usage_billing_enabled: z.boolean(),
+      })
+      .nullable()
+      .describe('A downgrade waiting for the end of the cycle (hosting partner); null when none'),
   })
   .meta({ id: 'Subscription' });
 export type Subscription = z.infer<typeof subscriptionSchema>;
@@ -97,11 +105,17 @@ export const billingPlanSchema = z
     price: centsSchema.nullable().describe('Monthly price; null when set by contract'),
     is_current: z.boolean(),
     change_type: z.enum(['upgrade', 'downgrade', 'none']),
+    effective_at: z
+      .enum(['now', 'end_of_billing_period'])
+      .nullable()
+      .describe('When a change to this plan would take effect; null for the current plan'),
   })
   .meta({ id: 'BillingPlan' });
 export type BillingPlan = z.infer<typeof billingPlanSchema>;
 
-export const plansListSchema = z.array(billingPlanSchema).meta({ id: 'PlansList' });
+export const plansListSchema = z
+  .object({ plans: z.array(billingPlanSchema) })
+  .meta({ id: 'PlansList' });
 export type PlansList = z.infer<typeof plansListSchema>;
 
 export const usageRecordSchema = z

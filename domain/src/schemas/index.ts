@@ -5,3 +5,4 @@ export * from './billing-emails.ts';
 export * from './usage-events.ts';
 export * from './invoice-detail.ts';
 export * from './usage-query.ts';
+export * from './surveys.ts';
