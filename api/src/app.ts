@@ -32,12 +32,17 @@ import usageRoutes from './routes/usage.ts';
 import { CycleRowsCache } from './services/billing/cycle-data.ts';
 import type { PaymentGateway } from './services/payments/payment-gateway.ts';
 import customerRoutes from './routes/customer.ts';
+import entitlementRoutes from './routes/entitlements.ts';
+import feedbackRoutes from './routes/feedback.ts';
+import memberRoutes from './routes/members.ts';
 import organizationRoutes from './routes/organizations.ts';
 import partnerRoutes from './routes/partners.ts';
 import profileRoutes from './routes/profile.ts';
 import projectRoutes from './routes/projects.ts';
 import taxIdRoutes from './routes/tax-ids.ts';
 import captchaRoutes from './routes/captcha.ts';
+import subscriptionChangeRoutes from './routes/subscription-changes.ts';
+import { membersAtFreeProjectLimit } from './services/billing/members-at-free-project-limit.ts';
 import creditRoutes from './routes/credits.ts';
 import invoicePaymentRoutes from './routes/invoice-payments.ts';
 import paymentRoutes from './routes/payments.ts';
@@ -145,6 +150,9 @@ export async function buildApp({
   await app.register(internalRoutes, { db });
   await app.register(customerRoutes, { db });
   await app.register(taxIdRoutes, { db });
+  await app.register(memberRoutes, { db });
+  await app.register(entitlementRoutes, { db });
+  await app.register(feedbackRoutes, { db });
 
   const captcha = createCaptcha(db, clock, config, app.log);
   if (gateway.provider === 'stripe' && !config.STRIPE_WEBHOOK_SECRET) {
@@ -156,6 +164,16 @@ export async function buildApp({
   await app.register(paymentRoutes, { db, gateway, clock, captcha, config });
   await app.register(creditRoutes, { db, gateway, clock, captcha });
   await app.register(invoicePaymentRoutes, { db, gateway, clock });
+  await app.register(subscriptionChangeRoutes, {
+    db,
+    gateway,
+    clock,
+    projectUpdatesDisabled: config.DISABLE_PROJECT_CREATION_AND_UPDATES,
+    membersAtFreeLimit: async (db, organizationId) =>
+      (await membersAtFreeProjectLimit(db, organizationId)).map(
+        (member) => member.username || member.primary_email,
+      ),
+  });
   await app.register(webhookRoutes, {
     db,
     gateway,

@@ -248,6 +248,11 @@ describe.each(testDatabases())('the API document tells the truth (%s)', (databas
         email: 'owner@example.com',
         password: 'not-the-password',
         payment_method_id: 'pm_unknown0',
+        payment_method: 'pm_unknown0',
+        payment_intent_id: 'pi_unknown0',
+        // acme-pro is on this tier already: a generated change is refused (409) and changes nothing.
+        tier: 'tier_pro',
+        proration_date: 1_750_000_000,
         card_id: 'pm_unknown0',
         setup_intent_id: 'seti_unknown0',
         client_secret: 'seti_unknown0_secret_0',

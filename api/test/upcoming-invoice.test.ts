@@ -140,14 +140,26 @@ describe.each(testDatabases())('the upcoming invoice (%s)', (database) => {
       'cd_default',
     ]);
 
-    const plans = await owner.get<{ id: string; is_current: boolean; change_type: string }[]>(
-      '/platform/organizations/acme-pro/billing/plans',
-    );
-    expect(plans.body.map((plan) => [plan.id, plan.is_current, plan.change_type])).toEqual([
-      ['free', false, 'downgrade'],
-      ['pro', true, 'none'],
-      ['team', false, 'upgrade'],
-      ['enterprise', false, 'upgrade'],
+    const plans = await owner.get<{
+      plans: {
+        id: string;
+        is_current: boolean;
+        change_type: string;
+        effective_at: string | null;
+      }[];
+    }>('/platform/organizations/acme-pro/billing/plans');
+    expect(
+      plans.body.plans.map((plan) => [
+        plan.id,
+        plan.is_current,
+        plan.change_type,
+        plan.effective_at,
+      ]),
+    ).toEqual([
+      ['free', false, 'downgrade', 'now'],
+      ['pro', true, 'none', null],
+      ['team', false, 'upgrade', 'now'],
+      ['enterprise', false, 'upgrade', 'now'],
     ]);
   });
 

@@ -9,6 +9,7 @@ import { HttpError } from '../plugins/errors.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
 import { createPaymentGateway } from '../services/payments/create-gateway.ts';
+import { parseDay, surveysCsv } from '../services/surveys/export-surveys.ts';
 import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
 
 const USAGE = `Operator commands of the billing engine.
@@ -18,6 +19,8 @@ const USAGE = `Operator commands of the billing engine.
   npm run billing -- run [--at <time>] [--grace <minutes>]    one pass of the billing job for everyone
   npm run billing -- void-invoice --invoice <id> [--at <time>]  forgive an open invoice
   npm run billing -- ingest --file <events.json>              ingest a batch of usage events ({"events": [...]})
+  npm run billing -- surveys --since <YYYY-MM-DD>             the exit and upgrade survey answers since that
+                                                              day (UTC), as CSV with a header row
 
 <time> is an ISO date or date-time in UTC (2026-12-01 or 2026-12-01T00:00:00Z); it defaults to now.
 A cycle closes once it ended at least BILLING_CLOSE_GRACE_MINUTES (default 60) before <time>, the
@@ -38,6 +41,13 @@ function parseGrace(value: string | undefined, configured: number): number {
   return Number(value);
 }
 
+function parseSince(value: string | undefined): Date {
+  if (value === undefined) throw new UsageError('surveys needs --since <YYYY-MM-DD>');
+  const day = parseDay(value);
+  if (!day) throw new UsageError(`--since: "${value}" is not a day: write it as YYYY-MM-DD (UTC)`);
+  return day;
+}
+
 class UsageError extends Error {}
 
 async function main(): Promise<void> {
@@ -49,6 +59,7 @@ async function main(): Promise<void> {
       invoice: { type: 'string' },
       file: { type: 'string' },
       grace: { type: 'string' },
+      since: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -57,6 +68,8 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  // Checked before the store is opened: a typo answers at once.
+  const since = command === 'surveys' ? parseSince(values.since) : null;
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -109,6 +122,11 @@ async function main(): Promise<void> {
         }
         const result = await ingestUsageEvents(database.db, batch.data.events);
         console.log(JSON.stringify({ command, ...result }));
+        break;
+      }
+      case 'surveys': {
+        if (!since) throw new UsageError('surveys needs --since <YYYY-MM-DD>');
+        process.stdout.write(await surveysCsv(database.db, since));
         break;
       }
       default:

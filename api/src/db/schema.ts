@@ -68,6 +68,14 @@ export interface SubscriptionsTable {
   billing_version: Generated<number>;
   /** The earliest closed cycle that received usage after its close, not billed yet. */
   late_usage_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** A downgrade waiting for the cycle's end (hosting partner): all three set, or none. */
+  scheduled_plan_id: ColumnType<PlanId | null, PlanId | null | undefined, PlanId | null>;
+  scheduled_usage_billing_enabled: ColumnType<
+    boolean | null,
+    boolean | null | undefined,
+    boolean | null
+  >;
+  scheduled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
 }
 
@@ -189,6 +197,8 @@ export interface InvoicesTable {
   finalized_at: Timestamp;
   paid_at: Timestamp | null;
   voided_at: Timestamp | null;
+  /** Billed through the hosting or marketplace partner: recorded here, never collected here. */
+  billed_via_partner: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -211,7 +221,9 @@ export interface ChargesTable {
   id: string;
   organization_id: string;
   invoice_id: string | null;
-  purpose: 'invoice' | 'top_up';
+  purpose: 'invoice' | 'top_up' | 'plan_change';
+  /** The plan change this charge pays for (purpose plan_change). */
+  plan_change_id: ColumnType<string | null, string | null | undefined, string | null>;
   amount_cents: number;
   payment_method_id: string | null;
   idempotency_key: string;
@@ -233,6 +245,44 @@ export interface ChargesTable {
   refund_reason: ColumnType<string | null, never, string | null>;
   refund_ref: ColumnType<string | null, never, string | null>;
   refunded_at: ColumnType<Date | null, never, Date | null>;
+}
+
+export type PlanChangeStatus = 'pending' | 'applied' | 'failed' | 'expired';
+
+type Json<T> = ColumnType<T, string, string>;
+
+export interface PlanChangesTable {
+  id: string;
+  organization_id: string;
+  idempotency_key: string;
+  /** What the request asked for, hashed: a repeat of the key must ask for the same. */
+  request_fingerprint: string;
+  status: PlanChangeStatus;
+  tier: string;
+  from_plan: PlanId;
+  from_usage_billing_enabled: boolean;
+  to_plan: PlanId;
+  to_usage_billing_enabled: boolean;
+  /** The moment of the change: the preview's proration date; the cycle ends and restarts here. */
+  changed_at: Timestamp;
+  cycle_start: Timestamp;
+  cycle_end: Timestamp;
+  lines: Json<unknown>;
+  total_cents: number;
+  credit_applied_cents: number;
+  charge_today_cents: number;
+  /** The ending cycle's roll-up rows as read when the change was priced: recorded as billed. */
+  billed_usage: Json<unknown>;
+  projects: Json<{ ref: string; name: string }[]>;
+  payment_method_id: string | null;
+  profile_update: ColumnType<unknown, string | null | undefined, string | null>;
+  billed_via_partner: boolean;
+  invoice_id: ColumnType<string | null, string | null | undefined, string | null>;
+  failure_message: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface BillingJobFailuresTable {
@@ -362,6 +412,21 @@ export interface TaxIdsTable {
   created_at: UpdatedAt;
 }
 
+export interface SurveyResponsesTable {
+  id: string;
+  kind: 'downgrade' | 'upgrade';
+  user_id: string | null;
+  organization_id: string | null;
+  organization_slug: string | null;
+  project_ref: string | null;
+  exit_action: 'downgrade' | 'delete' | null;
+  prev_plan: PlanId | null;
+  current_plan: PlanId | null;
+  reasons: ColumnType<string[], string, string>;
+  additional_feedback: string | null;
+  created_at: CreatedAt;
+}
+
 export interface AppMetaTable {
   key: string;
   value: string;
@@ -387,6 +452,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
   charges: ChargesTable;
+  plan_changes: PlanChangesTable;
   billing_job_failures: BillingJobFailuresTable;
   simulator_payment_methods: SimulatorPaymentMethodsTable;
   simulator_payment_intents: SimulatorPaymentIntentsTable;
@@ -399,6 +465,7 @@ export interface Database {
   simulator_setup_intents: SimulatorSetupIntentsTable;
   simulator_challenges: SimulatorChallengesTable;
   simulator_refunds: SimulatorRefundsTable;
+  survey_responses: SurveyResponsesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

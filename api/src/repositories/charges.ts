@@ -8,7 +8,9 @@ export interface NewCharge {
   id: string;
   organizationId: string;
   invoiceId: string | null;
-  purpose: 'invoice' | 'top_up';
+  purpose: 'invoice' | 'top_up' | 'plan_change';
+  /** The plan change the charge pays for (purpose plan_change). */
+  planChangeId?: string;
   amountCents: number;
   paymentMethodId: string | null;
   providerPaymentMethodId: string;
@@ -44,6 +46,7 @@ export async function insertPendingCharge(
       organization_id: charge.organizationId,
       invoice_id: charge.invoiceId,
       purpose: charge.purpose,
+      plan_change_id: charge.planChangeId ?? null,
       amount_cents: charge.amountCents,
       payment_method_id: charge.paymentMethodId,
       provider_payment_method_id: charge.providerPaymentMethodId,

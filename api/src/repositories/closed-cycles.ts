@@ -144,3 +144,25 @@ export async function closedCycleUsage(
           },
   }));
 }
+
+/** Each organization's closed cycles, unix seconds: where usage from before the anchor belongs. */
+export async function closedCycleSpans(
+  db: Db,
+  organizationIds: readonly string[],
+): Promise<Map<string, { start: number; end: number }[]>> {
+  const rows = await db
+    .selectFrom('closed_cycles')
+    .select(['organization_id', 'cycle_start', 'cycle_end'])
+    .where('organization_id', 'in', organizationIds)
+    .execute();
+  const spans = new Map<string, { start: number; end: number }[]>();
+  for (const row of rows) {
+    const list = spans.get(row.organization_id) ?? [];
+    list.push({
+      start: Math.floor(row.cycle_start.getTime() / 1000),
+      end: Math.floor(row.cycle_end.getTime() / 1000),
+    });
+    spans.set(row.organization_id, list);
+  }
+  return spans;
+}

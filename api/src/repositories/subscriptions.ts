@@ -13,6 +13,9 @@ const COLUMNS = [
   'customer_balance_cents',
   'billing_version',
   'late_usage_since',
+  'scheduled_plan_id',
+  'scheduled_usage_billing_enabled',
+  'scheduled_at',
 ] as const;
 
 export function getSubscription(db: Db, organizationId: string) {

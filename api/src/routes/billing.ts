@@ -37,7 +37,7 @@ const billingRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const subscription = await getSubscription(db, requireOrg(request).organizationId);
-      return plansList(subscription.plan_id);
+      return plansList(subscription.plan_id, subscription.billing_partner);
     },
   );
 

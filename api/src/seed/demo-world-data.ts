@@ -17,15 +17,24 @@ export interface DemoUser {
   freeProjectLimit?: number;
 }
 
+/** The five demo users administer many free organizations: a limit of 10 lets them downgrade freely. */
+const DEMO_FREE_PROJECT_LIMIT = 10;
+const demoUser = (email: string, name: string): DemoUser => ({
+  email,
+  name,
+  freeProjectLimit: DEMO_FREE_PROJECT_LIMIT,
+});
+
 export const DEMO_USERS: DemoUser[] = [
-  { email: 'owner@example.com', name: 'Olivia Owner' },
-  { email: 'admin@example.com', name: 'Adam Admin' },
-  { email: 'developer@example.com', name: 'Devi Developer' },
-  { email: 'readonly@example.com', name: 'Riley Readonly' },
-  { email: 'outsider@example.com', name: 'Oscar Outsider' },
-  // Members of crowded-co who already run as many free projects as they may (see crowded-co).
-  { email: 'maya@example.com', name: 'Maya Crowder', freeProjectLimit: 2 },
-  { email: 'theo@example.com', name: 'Theo Crowder', freeProjectLimit: 2 },
+  demoUser('owner@example.com', 'Olivia Owner'),
+  demoUser('admin@example.com', 'Adam Admin'),
+  demoUser('developer@example.com', 'Devi Developer'),
+  demoUser('readonly@example.com', 'Riley Readonly'),
+  demoUser('outsider@example.com', 'Oscar Outsider'),
+  // Owner and administrator of crowded-co who already run as many free projects as they may, with
+  // the default limit (see crowded-co and their personal organizations).
+  { email: 'maya@example.com', name: 'Maya Crowder' },
+  { email: 'theo@example.com', name: 'Theo Crowder' },
 ];
 
 export const ACME_TEAM: [string, Role][] = [
@@ -152,11 +161,13 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   org('fly-co', 'Fly Co', 'pro', { billingPartner: 'fly' }),
   org('oriole-co', 'Oriole Co', 'pro', { hasOrioleProject: true }),
   org('crowded-co', 'Crowded Co', 'pro', {
-    members: [...ACME_TEAM, ['maya@example.com', 'developer'], ['theo@example.com', 'developer']],
+    // Both have reached their free project limit: a downgrade to Free is refused.
+    members: [...ACME_TEAM, ['maya@example.com', 'owner'], ['theo@example.com', 'administrator']],
   }),
   org('idle-co', 'Idle Co', 'pro', { projects: projects(2, 'pro', 'INACTIVE'), usage: 'none' }),
   org('outsider-org', 'Outsider Org', 'pro', { members: [['outsider@example.com', 'owner']] }),
-  // The personal free organizations that put crowded-co's two members at their free project limit.
+  // The personal free organizations (2 active projects each) that put crowded-co's two members at
+  // their free project limit.
   org('maya-personal', "Maya's Projects", 'free', { members: [['maya@example.com', 'owner']] }),
   org('theo-personal', "Theo's Projects", 'free', { members: [['theo@example.com', 'owner']] }),
 ];

@@ -1,4 +1,4 @@
-import { addMonthsClamped, projectRef } from '@meterline/domain';
+import { addMonthsClamped, DEFAULT_FREE_PROJECT_LIMIT, projectRef } from '@meterline/domain';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { hashPassword } from '../services/auth/password.ts';
@@ -53,7 +53,7 @@ export async function seedDemoWorld(db: Db, clock: Clock): Promise<void> {
       const values = {
         name: user.name,
         password_hash: passwordHash,
-        free_project_limit: user.freeProjectLimit ?? 2,
+        free_project_limit: user.freeProjectLimit ?? DEFAULT_FREE_PROJECT_LIMIT,
       };
       const row = await trx
         .insertInto('users')

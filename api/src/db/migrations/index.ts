@@ -10,6 +10,8 @@ import * as chargeSettlement from './0008-charge-settlement.ts';
 import * as billingRecords from './0009-billing-records.ts';
 import * as simulatorCardFingerprint from './0010-simulator-card-fingerprint.ts';
 import * as accessChangedNotice from './0011-access-changed-notice.ts';
+import * as planChanges from './0012-plan-changes.ts';
+import * as surveyResponses from './0013-survey-responses.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '0009-billing-records': billingRecords,
   '0010-simulator-card-fingerprint': simulatorCardFingerprint,
   '0011-access-changed-notice': accessChangedNotice,
+  '0012-plan-changes': planChanges,
+  '0013-survey-responses': surveyResponses,
 };

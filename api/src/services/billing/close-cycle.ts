@@ -1,4 +1,10 @@
-import { invoiceTotal, nextCycle, projectedInvoiceLines } from '@meterline/domain';
+import {
+  accruedInvoiceLines,
+  invoiceTotal,
+  nextCycle,
+  projectedInvoiceLines,
+} from '@meterline/domain';
+import { moveToFreeInstances } from './plan-change/apply-plan-change.ts';
 import type { Db } from '../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../repositories/closed-cycles.ts';
 import { insertInvoice } from '../../repositories/invoices.ts';
@@ -53,7 +59,27 @@ export async function closeCycle(
       },
       periodEnd,
     );
-    const lines = [...projectedInvoiceLines(data.input), ...data.late.lines];
+    // A downgrade scheduled for this cycle's end (hosting partner) takes effect with the close: the
+    // next cycle's fee, in advance, is the new plan's.
+    const scheduled =
+      subscription.scheduled_plan_id &&
+      subscription.scheduled_at &&
+      subscription.scheduled_at <= periodEnd
+        ? {
+            planId: subscription.scheduled_plan_id,
+            usageBillingEnabled: subscription.scheduled_usage_billing_enabled ?? false,
+          }
+        : null;
+    const [planLine, ...usageLines] = projectedInvoiceLines(data.input);
+    const nextPlanLine = scheduled
+      ? accruedInvoiceLines({
+          ...data.input,
+          planId: scheduled.planId,
+          usageBillingEnabled: scheduled.usageBillingEnabled,
+        })[0]
+      : planLine;
+    const projected = [nextPlanLine, ...usageLines].filter((line) => line !== undefined);
+    const lines = [...projected, ...data.late.lines];
     const subtotal = invoiceTotal(lines);
     const next = nextCycle(seconds(subscription.billing_cycle_anchor), seconds(periodEnd));
 
@@ -86,9 +112,19 @@ export async function closeCycle(
         customer_balance_cents: subscription.customer_balance_cents - credit,
         // Read and recorded as billed above; ingestion sets it again for what arrives from now on.
         late_usage_since: null,
+        ...(scheduled
+          ? {
+              plan_id: scheduled.planId,
+              usage_billing_enabled: scheduled.usageBillingEnabled,
+              scheduled_plan_id: null,
+              scheduled_usage_billing_enabled: null,
+              scheduled_at: null,
+            }
+          : {}),
       })
       .where('organization_id', '=', organizationId)
       .execute();
+    if (scheduled?.planId === 'free') await moveToFreeInstances(trx, organizationId, periodEnd);
     if (!billsHere) return { status: 'nothing_to_bill' };
 
     const amountDue = subtotal - credit;

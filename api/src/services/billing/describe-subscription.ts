@@ -60,5 +60,13 @@ export async function describeSubscription(
     customer_balance: subscription.customer_balance_cents,
     project_addons: projectAddons,
     next_invoice_at: seconds(subscription.current_period_end),
+    scheduled_plan_change:
+      subscription.scheduled_plan_id && subscription.scheduled_at
+        ? {
+            target_plan: subscription.scheduled_plan_id,
+            at: seconds(subscription.scheduled_at),
+            usage_billing_enabled: subscription.scheduled_usage_billing_enabled ?? false,
+          }
+        : null,
   };
 }

@@ -147,7 +147,7 @@ function toTopUpResponse(progress: ChargeProgress): TopUpResponse {
 }
 
 /** JSON with object keys in order, so a stored profile update compares equal to the same one sent again. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
     item && typeof item === 'object' && !Array.isArray(item)
       ? Object.fromEntries(
@@ -165,10 +165,10 @@ function firstMessage(error: z.ZodError): string {
  * The billing details a top-up may carry, checked by the profile's own rules before anything happens.
  * Only what is given changes; an empty address or tax ID is "not given", never "clear it".
  */
-async function profileUpdateOf(
+export async function profileUpdateOf(
   db: Db,
   organizationId: string,
-  body: TopUpBody,
+  body: Pick<TopUpBody, 'address' | 'tax_id' | 'billing_name'>,
 ): Promise<ProfileUpdate | null> {
   const update: ProfileUpdate = {};
   if (body.billing_name) {

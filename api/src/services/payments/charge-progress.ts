@@ -35,7 +35,11 @@ export async function chargeAndSettle(
     providerPaymentMethodId: charge.provider_payment_method_id ?? '',
     idempotencyKey: charge.idempotency_key,
     description:
-      charge.purpose === 'top_up' ? 'Credit top-up' : `Invoice ${charge.invoice_id ?? ''}`,
+      charge.purpose === 'top_up'
+        ? 'Credit top-up'
+        : charge.purpose === 'plan_change'
+          ? 'Plan change'
+          : `Invoice ${charge.invoice_id ?? ''}`,
     offSession: false,
     metadata: { organization_id: charge.organization_id, purpose: charge.purpose },
     // A customer's charge: the card must be theirs (saved for them, or just typed by them).

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { lockCharge, type ChargeRow } from '../../repositories/charges.ts';
 import { getCustomerProfile, saveCustomer, saveTaxId } from '../../repositories/customers.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
+import { applyPlanChangeIn, resolve } from '../billing/plan-change/apply-plan-change.ts';
 import { liftOverdueRestriction } from '../billing/restrictions.ts';
 import type { PaymentIntentState } from './payment-gateway.ts';
 
@@ -75,6 +76,7 @@ export async function settleChargeIn(
     }
     case 'failed':
       if (charge.status !== 'pending' && charge.status !== 'requires_action') return charge;
+      if (charge.plan_change_id) await endPlanChange(trx, charge.plan_change_id, state, wallNow);
       return update(trx, chargeId, {
         status: 'failed',
         provider_ref: providerRef,
@@ -117,8 +119,29 @@ function update(
     .executeTakeFirstOrThrow();
 }
 
+/** A plan change whose payment failed changes nothing; past its hour it has expired instead. */
+async function endPlanChange(
+  trx: Db,
+  planChangeId: string,
+  state: { message: string },
+  wallNow: Date,
+): Promise<void> {
+  const change = await trx
+    .selectFrom('plan_changes')
+    .select('expires_at')
+    .where('id', '=', planChangeId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const expired = change.expires_at <= wallNow;
+  await resolve(trx, planChangeId, expired ? 'expired' : 'failed', wallNow, state.message);
+}
+
 /** Applies what the money was for; answers why it must be refunded when it no longer could be. */
 async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string | null> {
+  if (charge.purpose === 'plan_change') {
+    if (!charge.plan_change_id) throw new Error(`Charge ${charge.id}: no plan change`);
+    return applyPlanChangeIn(trx, charge.plan_change_id, at);
+  }
   if (charge.purpose === 'top_up') {
     const credited = await trx
       .updateTable('subscriptions')
@@ -156,7 +179,7 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string
   return null;
 }
 
-async function applyProfileUpdate(
+export async function applyProfileUpdate(
   trx: Db,
   organizationId: string,
   update: ProfileUpdate,

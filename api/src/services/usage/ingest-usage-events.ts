@@ -7,6 +7,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { billingAnchors, insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
+import { closedCycleSpans } from '../../repositories/closed-cycles.ts';
 
 /** Stores a batch of usage events; a batch naming an unknown project is refused whole. */
 export async function ingestUsageEvents(
@@ -19,7 +20,17 @@ export async function ingestUsageEvents(
   const anchors = await billingAnchors(db, [
     ...new Set([...projects.values()].map((p) => p.organizationId)),
   ]);
-  const cycleStartOf = cycleFinder();
+  // Before the anchor (it moves when a plan change restarts the cycle) an event belongs to the closed
+  // cycle that contains it: read only for the organizations that have such events.
+  const early = new Set<string>();
+  for (const event of events) {
+    const project = projects.get(event.project_ref);
+    const anchor = project ? anchors.get(project.organizationId) : undefined;
+    if (project && anchor !== undefined && event.timestamp < anchor)
+      early.add(project.organizationId);
+  }
+  const closed = early.size > 0 ? await closedCycleSpans(db, [...early]) : new Map();
+  const cycleStartOf = cycleFinder(closed);
   const accepted = await insertUsageEvents(
     db,
     events.map((event) => {
@@ -33,7 +44,11 @@ export async function ingestUsageEvents(
         resource: computeResource(event),
         usage: event.usage,
         timestamp: event.timestamp,
-        cycleStart: cycleStartOf(anchors.get(project.organizationId), event.timestamp),
+        cycleStart: cycleStartOf(
+          project.organizationId,
+          anchors.get(project.organizationId),
+          event.timestamp,
+        ),
       };
     }),
   );
@@ -47,13 +62,22 @@ function computeResource(event: UsageEvent): string {
 }
 
 /**
- * The start of the billing cycle an event counts toward (none before the subscription began). A batch
+ * The start of the billing cycle an event counts toward: from the anchor on, the anchor's monthly
+ * cycles; before it, the closed cycle that contains it (none before the subscription began). A batch
  * mostly falls in one or two cycles per organization, so the last cycle found per anchor is tried first.
  */
-function cycleFinder(): (anchor: number | undefined, timestamp: number) => Date | null {
+function cycleFinder(
+  closed: ReadonlyMap<string, readonly Cycle[]>,
+): (organizationId: string, anchor: number | undefined, timestamp: number) => Date | null {
   const last = new Map<number, { cycle: Cycle; start: Date }>();
-  return (anchor, timestamp) => {
-    if (anchor === undefined || timestamp < anchor) return null;
+  return (organizationId, anchor, timestamp) => {
+    if (anchor === undefined) return null;
+    if (timestamp < anchor) {
+      const cycle = closed
+        .get(organizationId)
+        ?.find((span) => span.start <= timestamp && timestamp < span.end);
+      return cycle ? new Date(cycle.start * 1000) : null;
+    }
     const known = last.get(anchor);
     if (known && known.cycle.start <= timestamp && timestamp < known.cycle.end) return known.start;
     const cycle = cycleContaining(anchor, timestamp);

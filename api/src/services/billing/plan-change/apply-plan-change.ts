@@ -1,0 +1,187 @@
+import { addMonthsClamped, type UpcomingInvoiceLine } from '@meterline/domain';
+import { sql } from 'kysely';
+import type { Db } from '../../../db/database.ts';
+import { recordBilledUsage, recordClosedCycle } from '../../../repositories/closed-cycles.ts';
+import { insertInvoice } from '../../../repositories/invoices.ts';
+import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
+import { lockSubscription } from '../../../repositories/subscriptions.ts';
+import { billingIdentity } from '../billing-identity.ts';
+import { newId } from '../ids.ts';
+import { nextInvoiceNumber } from '../invoice-number.ts';
+
+export const REFUND_CHANGE_NOT_PENDING =
+  'The plan change had expired or failed before this payment completed.';
+export const REFUND_SUBSCRIPTION_MOVED =
+  'The subscription changed before this payment completed, so the plan change could not be applied.';
+
+const fromSeconds = (value: number) => new Date(value * 1000);
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+interface StoredUsageRow {
+  cycle_start: string;
+  project_id: string;
+  metric: string;
+  resource: string;
+  usage_sum: string;
+  usage_max: string;
+  samples: number;
+}
+
+/**
+ * Applies a priced plan change, in the caller's transaction: the one that records its payment as
+ * succeeded (settle-charge), or the request's own when nothing was due. The change invoice is issued,
+ * paid (by the card, the balance, or billed via the partner); the ending cycle is recorded as closed at
+ * the change with the usage it billed; the subscription moves to the new plan with a new cycle starting
+ * at the change; a downgrade to Free ends every add-on and moves compute to the free instance; the paying
+ * card becomes the default. Only a pending change, on the subscription it was priced against, is
+ * applied: otherwise nothing changes and the reason is answered, so that money taken for it is refunded.
+ */
+export async function applyPlanChangeIn(
+  trx: Db,
+  planChangeId: string,
+  wallNow: Date,
+): Promise<string | null> {
+  const change = await trx
+    .selectFrom('plan_changes')
+    .selectAll()
+    .where('id', '=', planChangeId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  if (change.status === 'applied') return null;
+  if (change.status !== 'pending') return REFUND_CHANGE_NOT_PENDING;
+  const organizationId = change.organization_id;
+  const subscription = await lockSubscription(trx, organizationId);
+  const unchanged =
+    subscription.plan_id === change.from_plan &&
+    subscription.usage_billing_enabled === change.from_usage_billing_enabled &&
+    subscription.current_period_start.getTime() === change.cycle_start.getTime() &&
+    subscription.current_period_end.getTime() === change.cycle_end.getTime() &&
+    (change.billed_via_partner ||
+      subscription.customer_balance_cents >= change.credit_applied_cents);
+  if (!unchanged) {
+    await resolve(trx, planChangeId, 'failed', wallNow, REFUND_SUBSCRIPTION_MOVED);
+    return REFUND_SUBSCRIPTION_MOVED;
+  }
+
+  const at = change.changed_at;
+  const lines = change.lines as UpcomingInvoiceLine[];
+  const total = Number(change.total_cents);
+  const creditApplied = Number(change.credit_applied_cents);
+  const amountDue = Math.max(0, total - creditApplied);
+
+  await recordClosedCycle(trx, {
+    organizationId,
+    cycleStart: change.cycle_start,
+    cycleEnd: at,
+    planId: change.from_plan,
+    usageBillingEnabled: change.from_usage_billing_enabled,
+    projects: change.projects,
+    closedAt: wallNow,
+  });
+  await recordBilledUsage(
+    trx,
+    organizationId,
+    (change.billed_usage as StoredUsageRow[]).map((row) => ({
+      ...row,
+      cycle_start: new Date(row.cycle_start),
+    })),
+  );
+
+  const invoiceId = newId('in');
+  const { number, sequence } = await nextInvoiceNumber(trx, organizationId);
+  await insertInvoice(trx, {
+    id: invoiceId,
+    organizationId,
+    number,
+    sequence,
+    status: 'paid',
+    periodStart: change.cycle_start,
+    periodEnd: at,
+    subtotalCents: total,
+    creditAppliedCents: creditApplied,
+    amountDueCents: amountDue,
+    nextPaymentAttemptAt: null,
+    ...(await billingIdentity(trx, organizationId)),
+    planId: change.to_plan,
+    finalizedAt: at,
+    lines,
+  });
+  await trx
+    .updateTable('invoices')
+    .set({ billed_via_partner: change.billed_via_partner, paid_at: wallNow })
+    .where('id', '=', invoiceId)
+    .execute();
+
+  const newEnd = fromSeconds(addMonthsClamped(seconds(at), 1));
+  const credited = total < 0 && !change.billed_via_partner ? -total : 0;
+  await trx
+    .updateTable('subscriptions')
+    .set((eb) => ({
+      plan_id: change.to_plan,
+      usage_billing_enabled: change.to_usage_billing_enabled,
+      billing_cycle_anchor: at,
+      current_period_start: at,
+      current_period_end: newEnd,
+      customer_balance_cents: eb('customer_balance_cents', '+', credited - creditApplied),
+      billing_version: eb('billing_version', '+', 1),
+      // Usage of the ending cycle that arrived after it was priced is billed by the next close.
+      late_usage_since: sql<Date>`least(coalesce(late_usage_since, ${change.cycle_start}), ${change.cycle_start})`,
+      scheduled_plan_id: null,
+      scheduled_usage_billing_enabled: null,
+      scheduled_at: null,
+    }))
+    .where('organization_id', '=', organizationId)
+    .execute();
+
+  if (change.to_plan === 'free') await moveToFreeInstances(trx, organizationId, at);
+  if (change.payment_method_id && change.charge_today_cents > 0) {
+    await makeDefaultPaymentMethod(trx, organizationId, change.payment_method_id);
+  }
+  await trx
+    .updateTable('plan_changes')
+    .set({ status: 'applied', invoice_id: invoiceId, resolved_at: wallNow })
+    .where('id', '=', planChangeId)
+    .execute();
+  return null;
+}
+
+/** Free projects run on the free instance, without add-ons, replicas or branches (from `at`). */
+export async function moveToFreeInstances(
+  trx: Db,
+  organizationId: string,
+  at: Date,
+): Promise<void> {
+  await trx
+    .updateTable('project_addons')
+    .set({ ended_at: at })
+    .where('organization_id', '=', organizationId)
+    .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', at)]))
+    .execute();
+  await trx
+    .updateTable('project_compute_resources')
+    .set({ ended_at: at })
+    .where('organization_id', '=', organizationId)
+    .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', at)]))
+    .execute();
+  await trx
+    .updateTable('projects')
+    .set({ compute_size: 'nano' })
+    .where('organization_id', '=', organizationId)
+    .execute();
+}
+
+/** Marks a pending change as ended without effect (its payment failed, it expired, or it moved). */
+export async function resolve(
+  trx: Db,
+  planChangeId: string,
+  status: 'failed' | 'expired',
+  at: Date,
+  message: string | null,
+): Promise<void> {
+  await trx
+    .updateTable('plan_changes')
+    .set({ status, resolved_at: at, failure_message: message })
+    .where('id', '=', planChangeId)
+    .where('status', '=', 'pending')
+    .execute();
+}
