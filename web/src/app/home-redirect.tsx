@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { NoOrganizations } from '../features/organization/no-organizations';
-import { useProfile } from './profile-context';
+import { useProfile } from '../session/profile-context';
 
 /** `/` opens the user's first organization. */
 export function HomeRedirect() {

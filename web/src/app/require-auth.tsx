@@ -4,7 +4,7 @@ import { useProfileQuery } from '../data/profile-query';
 import { signInPath } from '../lib/return-to';
 import { AppHeader } from '../layout/app-header';
 import { PageSkeleton } from '../layout/page-skeleton';
-import { ProfileContext } from './profile-context';
+import { ProfileContext } from '../session/profile-context';
 
 /** Routes below need a session: without one the user goes to /sign-in and comes back after. */
 export function RequireAuth() {

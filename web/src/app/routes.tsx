@@ -1,13 +1,13 @@
 import type { RouteObject } from 'react-router';
 import { SignInPage } from '../features/auth/sign-in-page';
-import { BillingPage } from '../features/billing/billing-page';
-import { OrganizationLayout } from '../features/organization/organization-layout';
+import { OrganizationLayout } from './organization-layout';
 import { OrganizationProjectsPage } from '../features/organization/organization-projects-page';
 import { PayInvoicePage } from '../features/pay/pay-invoice-page';
 import { AwsMarketplacePage } from '../features/partners/aws-marketplace-page';
 import { VercelInstallationPage } from '../features/partners/vercel-installation-page';
 import { ProjectPage } from '../features/project/project-page';
 import { UsagePage } from '../features/usage/usage-page';
+import { BillingRoute } from './billing-composition';
 import { HomeRedirect } from './home-redirect';
 import { RequireAuth } from './require-auth';
 import { NotFoundPage, RootLayout, RouteErrorScreen } from './root-layout';
@@ -35,7 +35,7 @@ export const routes: RouteObject[] = [
             element: <OrganizationLayout />,
             children: [
               { index: true, element: <OrganizationProjectsPage /> },
-              { path: 'billing', element: <BillingPage /> },
+              { path: 'billing', element: <BillingRoute /> },
               { path: 'usage', element: <UsagePage /> },
             ],
           },

@@ -7,8 +7,12 @@ import {
   paymentMethodKeys,
   profileKeys,
   projectKeys,
+  entitlementKeys,
+  planKeys,
   subscriptionKeys,
+  subscriptionPreviewKeys,
   taxIdKeys,
+  usageKeys,
 } from './keys';
 
 /** Mutation keys: the MutationCache looks these up to know what a success makes stale. */
@@ -25,6 +29,9 @@ export const mutationKeys = {
   deletePaymentMethod: ['payment-methods', 'delete'] as const,
   topUpCredits: ['credits', 'top-up'] as const,
   payInvoice: ['invoices', 'pay'] as const,
+  updateSubscription: ['subscriptions', 'update'] as const,
+  cancelScheduledChange: ['subscriptions', 'cancel-scheduled-change'] as const,
+  submitUpgradeFeedback: ['feedback', 'upgrade'] as const,
 };
 
 type MutationName = keyof typeof mutationKeys;
@@ -83,6 +90,31 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
       queryClient.invalidateQueries({ queryKey: projectKeys.all }),
     ]);
   },
+  // A plan change moves the plan, the cycle, the balance, the invoices, the default card, what the
+  // organization may use, and every preview priced against the old plan (spec §4's refresh list).
+  updateSubscription: async (queryClient) => {
+    queryClient.removeQueries({ queryKey: subscriptionPreviewKeys.all });
+    await Promise.all(
+      [
+        subscriptionKeys.all,
+        planKeys.all,
+        usageKeys.all,
+        invoiceKeys.all,
+        organizationKeys.all,
+        paymentMethodKeys.all,
+        entitlementKeys.all,
+        projectKeys.all,
+      ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
+  },
+  cancelScheduledChange: async (queryClient) => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
+      queryClient.invalidateQueries({ queryKey: planKeys.all }),
+    ]);
+  },
+  // A survey answer is stored for the product team: nothing the screens show changes.
+  submitUpgradeFeedback: async () => undefined,
 };
 
 function nameOf(mutationKey: readonly unknown[] | undefined): MutationName | undefined {

@@ -88,3 +88,19 @@ export const paymentMethodKeys = {
   all: ['payment-methods'] as const,
   list: (orgSlug: string) => [...paymentMethodKeys.all, 'list', orgSlug] as const,
 };
+
+export const subscriptionPreviewKeys = {
+  all: ['subscription-previews'] as const,
+  detail: (orgSlug: string, tier: string) =>
+    [...subscriptionPreviewKeys.all, orgSlug, tier] as const,
+};
+
+export const entitlementKeys = {
+  all: ['entitlements'] as const,
+  detail: (orgSlug: string) => [...entitlementKeys.all, orgSlug] as const,
+};
+
+export const freeProjectLimitKeys = {
+  all: ['members-reached-free-project-limit'] as const,
+  detail: (orgSlug: string) => [...freeProjectLimitKeys.all, orgSlug] as const,
+};

@@ -1,7 +1,7 @@
 import { DropdownMenu } from 'radix-ui';
 import { Check, ChevronsUpDown, RotateCw } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { useProfile } from '../app/profile-context';
+import { useProfile } from '../session/profile-context';
 import { Skeleton } from '../components/ui/skeleton';
 import { useOrganizationsQuery } from '../data/organizations-query';
 import { cn } from '../lib/cn';

@@ -1,7 +1,7 @@
 import { DropdownMenu } from 'radix-ui';
 import { Check, LogOut, Monitor, Moon, Sun } from 'lucide-react';
 import { toast } from 'sonner';
-import { useProfile } from '../app/profile-context';
+import { useProfile } from '../session/profile-context';
 import { useSignOutMutation } from '../data/sign-out-mutation';
 import { setThemePreference, useTheme, type ThemePreference } from '../lib/theme';
 import { menuContent, menuItem, menuLabel, menuSeparator } from './menu-styles';

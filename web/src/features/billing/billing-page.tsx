@@ -1,12 +1,12 @@
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { parseBillingSource, visibleBillingSections, type BillingSection } from '@meterline/domain';
 import { ArrowLeft, Receipt } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { useOrganizationRole, useProfile } from '../../app/profile-context';
+import { useOrganizationRole, useProfile } from '../../session/profile-context';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { Button } from '../../components/ui/button';
-import { useOrganization } from '../organization/use-organization';
+import { useOrganization } from '../../session/use-organization';
 import { AddressSection } from './address/address-section';
 import { BillingPageNav } from './billing-page-nav';
 import type { BillingSectionProps } from './billing-section';
@@ -31,8 +31,18 @@ const SECTION_COMPONENTS: Record<BillingSection, ComponentType<BillingSectionPro
   address: AddressSection,
 };
 
-/** /org/:slug/billing: the sections the domain says this organization shows, in its order. */
-export function BillingPage() {
+/**
+ * /org/:slug/billing: the sections the domain says this organization shows, in its order. `panels` are
+ * the side panels and dialogs that app/ composes around the page (the plan panel and what it opens).
+ */
+export function BillingPage({
+  panels,
+  subscriptionExtra,
+}: {
+  panels?: ReactNode;
+  /** Composed by app/ into the subscription section (a scheduled plan change). */
+  subscriptionExtra?: ReactNode;
+}) {
   const organization = useOrganization();
   const profile = useProfile();
   const role = useOrganizationRole(organization.slug);
@@ -75,12 +85,20 @@ export function BillingPage() {
           <div className="space-y-5">
             {sections.map((section) => {
               const Section = SECTION_COMPONENTS[section];
-              return <Section key={section} organization={organization} role={role} />;
+              return (
+                <Section
+                  key={section}
+                  organization={organization}
+                  role={role}
+                  extra={section === 'subscription' ? subscriptionExtra : undefined}
+                />
+              );
             })}
           </div>
           <BillingPageNav sections={sections} />
         </div>
       )}
+      {panels}
     </>
   );
 }

@@ -6,21 +6,15 @@ import {
   type Organization,
   type Role,
 } from '@meterline/domain';
-import { Notice } from '../../components/ui/notice';
+import { PermissionNotice } from '../../components/permission-notice';
 import { SECTION_COPY } from './billing-sections';
 
 /** What every section component receives from the billing page. */
 export interface BillingSectionProps {
   organization: Organization;
   role: Role | null;
-}
-
-export function PermissionNotice({ action }: { action: string }) {
-  return (
-    <Notice tone="lock" title={`You need additional permissions to ${action}`}>
-      Contact your organization owner or administrator for assistance.
-    </Notice>
-  );
+  /** What app/ composes into the section (the subscription's scheduled change). */
+  extra?: ReactNode;
 }
 
 /**

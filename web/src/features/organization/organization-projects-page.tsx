@@ -8,8 +8,8 @@ import { Card } from '../../components/ui/card';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { useProjectsQuery } from '../../data/projects-query';
 import { PlanBadge } from '../../layout/plan-badge';
-import { computeSizeName, ProjectStatusBadge } from './project-display';
-import { useOrganization } from './use-organization';
+import { computeSizeName, ProjectStatusBadge } from '../../components/project-display';
+import { useOrganization } from '../../session/use-organization';
 
 const COLUMNS =
   'sm:grid sm:grid-cols-[minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,0.8fr)_1rem] sm:items-center sm:gap-4';

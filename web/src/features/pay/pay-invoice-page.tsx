@@ -10,7 +10,7 @@ import {
 import { ArrowLeft, FlaskConical, Loader2, Lock } from 'lucide-react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { useOrganizationRole, useProfile } from '../../app/profile-context';
+import { useOrganizationRole, useProfile } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
 import { NotFoundScreen } from '../../components/not-found-screen';
 import { Badge } from '../../components/ui/badge';

@@ -3,7 +3,7 @@ import { formatInvoiceDate, type Project } from '@meterline/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CreditCard, Gauge } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { useProfile } from '../../app/profile-context';
+import { useProfile } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
 import { NotFoundScreen } from '../../components/not-found-screen';
 import { Button } from '../../components/ui/button';
@@ -16,7 +16,7 @@ import { useProjectQuery } from '../../data/project-query';
 import { AppHeader } from '../../layout/app-header';
 import { OrganizationSwitcher } from '../../layout/organization-switcher';
 import { PLACEHOLDER_SLUG } from '../../lib/last-organization';
-import { computeSizeName, ProjectStatusBadge } from '../organization/project-display';
+import { computeSizeName, ProjectStatusBadge } from '../../components/project-display';
 
 /**
  * A 402 names no organization; a projects list seen earlier in this session usually does. Without

@@ -7,7 +7,7 @@ import {
 } from '@meterline/domain';
 import { AlertTriangle, BarChart3, OctagonAlert } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { useOrganizationRole } from '../../app/profile-context';
+import { useOrganizationRole } from '../../session/profile-context';
 import { Button } from '../../components/ui/button';
 import { useOrgUsageQuery } from '../../data/org-usage-query';
 import { cn } from '../../lib/cn';

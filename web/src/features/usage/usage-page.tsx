@@ -1,11 +1,11 @@
 import { formatInvoiceDate, hasPermission, PLAN_NAMES, type Organization } from '@meterline/domain';
 import { useSearchParams } from 'react-router';
-import { useOrganizationRole } from '../../app/profile-context';
+import { useOrganizationRole } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
-import { PermissionNotice } from '../billing/billing-section';
-import { useOrganization } from '../organization/use-organization';
+import { PermissionNotice } from '../../components/permission-notice';
+import { useOrganization } from '../../session/use-organization';
 import { useOrgUsageQuery } from '../../data/org-usage-query';
 import { useProjectsQuery } from '../../data/projects-query';
 import { useSubscriptionQuery } from '../../data/subscription-query';

@@ -20,10 +20,10 @@ import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/cn';
 import { useUpdateCustomerMutation } from '../../../data/customer-mutation';
 import { useDeleteTaxIdMutation, useSetTaxIdMutation } from '../../../data/tax-id-mutations';
-import { PermissionNotice } from '../billing-section';
-import { AddressFields } from './address-fields';
-import { TaxIdTypeField } from './tax-id-type-field';
-import { billingDataFormSchema } from './billing-data-form-schema';
+import { PermissionNotice } from '../../../components/permission-notice';
+import { AddressFields } from '../../../billing-forms/address-fields';
+import { TaxIdTypeField } from '../../../billing-forms/tax-id-type-field';
+import { billingDataFormSchema } from '../../../billing-forms/billing-data-form-schema';
 
 const SUCCESS_MESSAGE = 'Successfully updated billing data';
 

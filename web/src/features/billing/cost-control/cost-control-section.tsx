@@ -5,7 +5,7 @@ import {
   type PlanId,
 } from '@meterline/domain';
 import { Gauge } from 'lucide-react';
-import { useProfile } from '../../../app/profile-context';
+import { useProfile } from '../../../session/profile-context';
 import { ErrorState } from '../../../components/error-state';
 import { Badge } from '../../../components/ui/badge';
 import { LoadingRegion, Skeleton } from '../../../components/ui/skeleton';

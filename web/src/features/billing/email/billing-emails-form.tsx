@@ -10,7 +10,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { TagInput } from '../../../components/ui/tag-input';
 import { useUpdateOrganizationMutation } from '../../../data/organization-update-mutation';
-import { PermissionNotice } from '../billing-section';
+import { PermissionNotice } from '../../../components/permission-notice';
 
 export const NO_UPDATE_PERMISSION_MESSAGE =
   'You do not have the required permissions to update this organization';

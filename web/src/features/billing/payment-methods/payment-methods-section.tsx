@@ -16,7 +16,7 @@ import { paymentsConfigQueryOptions } from '../../../data/payments-config-query'
 import { usePaymentMethodsQuery } from '../../../data/payment-methods-query';
 import { BillingSection, type BillingSectionProps } from '../billing-section';
 import { PartnerManagedNotice } from '../partner-notices';
-import { AddCardDialog } from './add-card-dialog';
+import { AddCardDialog } from '../../../payments/add-card/add-card-dialog';
 import { PaymentMethodRow } from './payment-method-row';
 
 export const MANAGE_PAYMENT_METHODS_DENIED =

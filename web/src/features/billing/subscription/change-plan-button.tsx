@@ -1,10 +1,11 @@
 import type { PlanId } from '@meterline/domain';
 import { PanelLinkButton } from '../panel-link-button';
 
-export const CHANGES_DISABLED_TOOLTIP =
-  'Subscription changes are currently disabled. Our engineers are working on a fix.';
-export const ENTERPRISE_PLAN_TOOLTIP =
-  'Enterprise plans are changed with your account team. Contact them to make a change.';
+import { CHANGES_DISABLED_MESSAGE, ENTERPRISE_PLAN_MESSAGE } from '@meterline/domain';
+
+/** The server's own words (domain plan-change rules), so the tooltip and the refusal never disagree. */
+export const CHANGES_DISABLED_TOOLTIP = CHANGES_DISABLED_MESSAGE;
+export const ENTERPRISE_PLAN_TOOLTIP = ENTERPRISE_PLAN_MESSAGE;
 
 /** Why the button is disabled, by the spec's rule; null when it is enabled. */
 export function changePlanBlocker(planId: PlanId, projectUpdatesDisabled: boolean): string | null {

@@ -5,7 +5,7 @@ import {
   isSpendCapOn,
   type Subscription,
 } from '@meterline/domain';
-import { useProfile } from '../../../app/profile-context';
+import { useProfile } from '../../../session/profile-context';
 import { ErrorState } from '../../../components/error-state';
 import { LoadingRegion, Skeleton } from '../../../components/ui/skeleton';
 import { usePlansQuery } from '../../../data/plans-query';
@@ -17,7 +17,7 @@ import { SpendCapNote } from './spend-cap-note';
 
 function PlanPrice({ orgSlug, subscription }: { orgSlug: string; subscription: Subscription }) {
   const plans = usePlansQuery(orgSlug);
-  const current = plans.data?.find((plan) => plan.id === subscription.plan.id);
+  const current = plans.data?.plans.find((plan) => plan.id === subscription.plan.id);
   if (!current) return null;
   return (
     <p className="text-muted-foreground">
@@ -93,12 +93,13 @@ function SubscriptionSummary({ organization }: Pick<BillingSectionProps, 'organi
   );
 }
 
-export function SubscriptionSection({ organization, role }: BillingSectionProps) {
+export function SubscriptionSection({ organization, role, extra }: BillingSectionProps) {
   return (
     <BillingSection section="subscription" role={role}>
       {/* The frame renders this only with the read permission: no request without it. */}
       <div className="space-y-4">
         <SubscriptionSummary organization={organization} />
+        {extra}
       </div>
     </BillingSection>
   );

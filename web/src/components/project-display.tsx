@@ -1,6 +1,6 @@
 import { PROJECT_STATUS_NAMES, type ComputeSize, type ProjectStatus } from '@meterline/domain';
-import { Badge, type BadgeTone } from '../../components/ui/badge';
-import { cn } from '../../lib/cn';
+import { Badge, type BadgeTone } from './ui/badge';
+import { cn } from '../lib/cn';
 
 // Pure display names; a candidate for the domain package next to COMPUTE_SIZES.
 const COMPUTE_SIZE_NAMES: Record<ComputeSize, string> = {

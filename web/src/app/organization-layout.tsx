@@ -1,23 +1,23 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
-import { useProfile } from '../../app/profile-context';
-import { ErrorState } from '../../components/error-state';
-import { NotFoundScreen } from '../../components/not-found-screen';
-import { isApiError } from '../../data/api-client';
-import { useOrganizationQuery } from '../../data/organization-query';
+import { useProfile } from '../session/profile-context';
+import { ErrorState } from '../components/error-state';
+import { NotFoundScreen } from '../components/not-found-screen';
+import { isApiError } from '../data/api-client';
+import { useOrganizationQuery } from '../data/organization-query';
 import {
   PLACEHOLDER_SLUG,
   rememberOrganization,
   resolvePlaceholderSlug,
-} from '../../lib/last-organization';
-import { AppHeader } from '../../layout/app-header';
-import { OrganizationNav } from '../../layout/organization-nav';
-import { OrganizationSwitcher } from '../../layout/organization-switcher';
-import { PageSkeleton } from '../../layout/page-skeleton';
-import { RestrictionBanner } from '../restriction-banner/restriction-banner';
-import { ManagedByBanner } from './managed-by-banner';
-import { NoOrganizations } from './no-organizations';
-import type { OrganizationOutletContext } from './use-organization';
+} from '../lib/last-organization';
+import { AppHeader } from '../layout/app-header';
+import { OrganizationNav } from '../layout/organization-nav';
+import { OrganizationSwitcher } from '../layout/organization-switcher';
+import { PageSkeleton } from '../layout/page-skeleton';
+import { RestrictionBanner } from '../features/restriction-banner/restriction-banner';
+import { ManagedByBanner } from '../features/organization/managed-by-banner';
+import { NoOrganizations } from '../features/organization/no-organizations';
+import type { OrganizationOutletContext } from '../session/use-organization';
 
 /** /org/_/billing -> /org/acme-pro/billing, keeping the query string and anchor. */
 function withSlug(pathname: string, slug: string): string {

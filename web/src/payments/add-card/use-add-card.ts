@@ -1,17 +1,13 @@
 import type { BillingDataChanges, PaymentMethod } from '@meterline/domain';
 import { toast } from 'sonner';
-import { useAttachPaymentMethodMutation } from '../../../data/attach-payment-method-mutation';
-import { useUpdateCustomerMutation } from '../../../data/customer-mutation';
-import { useDefaultPaymentMethodMutation } from '../../../data/default-payment-method-mutation';
-import { useSetupIntentMutation } from '../../../data/setup-intent-mutation';
-import { useDeleteTaxIdMutation, useSetTaxIdMutation } from '../../../data/tax-id-mutations';
-import type { CaptchaPort } from '../../../payments/captcha/captcha';
-import { isOutcomeUnknown } from '../../../payments/idempotency';
-import {
-  CARD_PROCESSING_FALLBACK,
-  type BillingDetails,
-  type CardEntry,
-} from '../../../payments/payment-port';
+import { useAttachPaymentMethodMutation } from '../../data/attach-payment-method-mutation';
+import { useUpdateCustomerMutation } from '../../data/customer-mutation';
+import { useDefaultPaymentMethodMutation } from '../../data/default-payment-method-mutation';
+import { useSetupIntentMutation } from '../../data/setup-intent-mutation';
+import { useDeleteTaxIdMutation, useSetTaxIdMutation } from '../../data/tax-id-mutations';
+import type { CaptchaPort } from '../captcha/captcha';
+import { isOutcomeUnknown } from '../idempotency';
+import { CARD_PROCESSING_FALLBACK, type BillingDetails, type CardEntry } from '../payment-port';
 
 export const CARD_ADDED_MESSAGE = 'Successfully added new payment method';
 

@@ -6,21 +6,22 @@ import {
   customerUpdateFromForm,
   hasBillingDataChanges,
   type CustomerProfile,
+  type PaymentMethod,
   type TaxId,
 } from '@meterline/domain';
 import { Info, Loader2 } from 'lucide-react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Button } from '../../../components/ui/button';
-import { Notice } from '../../../components/ui/notice';
-import { useCustomerQuery } from '../../../data/customer-query';
-import { useTaxIdQuery } from '../../../data/tax-id-query';
-import { useCaptcha } from '../../../payments/captcha/captcha';
-import { useCardEntry } from '../../../payments/card-entry-context';
-import { CardFieldsSkeleton, PaymentFormGate } from '../../../payments/payment-form-gate';
-import type { PaymentPort } from '../../../payments/payment-port';
-import { PaymentsProvider } from '../../../payments/payments-provider';
-import { CheckboxField } from '../../../payments/ui/checkbox-field';
-import { Dialog, DialogBody, DialogFooter, useFocusFirstField } from '../../../payments/ui/dialog';
+import { Button } from '../../components/ui/button';
+import { Notice } from '../../components/ui/notice';
+import { useCustomerQuery } from '../../data/customer-query';
+import { useTaxIdQuery } from '../../data/tax-id-query';
+import { useCaptcha } from '../captcha/captcha';
+import { useCardEntry } from '../card-entry-context';
+import { CardFieldsSkeleton, PaymentFormGate } from '../payment-form-gate';
+import type { PaymentPort } from '../payment-port';
+import { PaymentsProvider } from '../payments-provider';
+import { CheckboxField } from '../ui/checkbox-field';
+import { Dialog, DialogBody, DialogFooter, useFocusFirstField } from '../ui/dialog';
 import {
   addCardFormSchema,
   billingValuesToApply,
@@ -59,24 +60,55 @@ export function AddCardDialog({
       <PaymentsProvider>
         <PaymentFormGate>
           {(port) => (
-            <port.CardScope>
-              <BillingDataLoader slug={slug} enabled={canUpdateBillingAddress}>
-                {(billing) => (
-                  <AddCardForm
-                    slug={slug}
-                    port={port}
-                    billing={billing}
-                    onBusyChange={setBusy}
-                    onDone={() => onOpenChange(false)}
-                    onCancel={() => onOpenChange(false)}
-                  />
-                )}
-              </BillingDataLoader>
-            </port.CardScope>
+            <AddCardFlow
+              slug={slug}
+              port={port}
+              canUpdateBillingAddress={canUpdateBillingAddress}
+              onBusyChange={setBusy}
+              onAdded={() => onOpenChange(false)}
+              onCancel={() => onOpenChange(false)}
+            />
           )}
         </PaymentFormGate>
       </PaymentsProvider>
     </Dialog>
+  );
+}
+
+/**
+ * The add-card form inside a dialog that already holds the payment port: the standalone dialog above,
+ * and the upgrade dialog, which adds a card inline and then selects it (`onAdded` gets the saved card).
+ */
+export function AddCardFlow({
+  slug,
+  port,
+  canUpdateBillingAddress,
+  onBusyChange,
+  onAdded,
+  onCancel,
+}: {
+  slug: string;
+  port: PaymentPort;
+  canUpdateBillingAddress: boolean;
+  onBusyChange: (busy: boolean) => void;
+  onAdded: (method: PaymentMethod) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <port.CardScope>
+      <BillingDataLoader slug={slug} enabled={canUpdateBillingAddress}>
+        {(billing) => (
+          <AddCardForm
+            slug={slug}
+            port={port}
+            billing={billing}
+            onBusyChange={onBusyChange}
+            onDone={onAdded}
+            onCancel={onCancel}
+          />
+        )}
+      </BillingDataLoader>
+    </port.CardScope>
   );
 }
 
@@ -124,7 +156,7 @@ function AddCardForm({
   port: PaymentPort;
   billing: LoadedBilling | null | 'unavailable';
   onBusyChange: (busy: boolean) => void;
-  onDone: () => void;
+  onDone: (method: PaymentMethod) => void;
   onCancel: () => void;
 }) {
   const entry = useCardEntry();
@@ -185,7 +217,7 @@ function AddCardForm({
     });
     setWorking(false);
     if (result.ok) {
-      onDone();
+      onDone(result.method);
       return;
     }
     setFailure(result.message);

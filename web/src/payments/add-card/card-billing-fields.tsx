@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { findTaxIdKindByName, taxIdKindsForCountry } from '@meterline/domain';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
-import { SwitchField } from '../../../payments/ui/checkbox-field';
-import { AddressFields } from '../address/address-fields';
-import { TaxIdTypeField } from '../address/tax-id-type-field';
+import { FormField } from '../../components/ui/form-field';
+import { Input } from '../../components/ui/input';
+import { SwitchField } from '../ui/checkbox-field';
+import { AddressFields } from '../../billing-forms/address-fields';
+import { TaxIdTypeField } from '../../billing-forms/tax-id-type-field';
 import type { AddCardFormValues } from './add-card-form-schema';
 
 /**

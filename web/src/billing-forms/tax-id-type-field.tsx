@@ -1,7 +1,7 @@
 import type { TaxIdKind } from '@meterline/domain';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { FormField } from '../../../components/ui/form-field';
-import { NativeSelect } from '../../../components/ui/native-select';
+import { FormField } from '../components/ui/form-field';
+import { NativeSelect } from '../components/ui/native-select';
 
 /**
  * The tax ID type select of both billing forms (the address form and the add-card dialog): the kinds the

@@ -1,9 +1,9 @@
 import { COUNTRIES } from '@meterline/domain';
 import type { ChangeEvent } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
-import { NativeSelect } from '../../../components/ui/native-select';
+import { FormField } from '../components/ui/form-field';
+import { Input } from '../components/ui/input';
+import { NativeSelect } from '../components/ui/native-select';
 
 export type AddressFieldName =
   'billing_name' | 'line1' | 'line2' | 'city' | 'state' | 'postal_code' | 'country';

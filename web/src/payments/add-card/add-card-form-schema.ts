@@ -1,6 +1,6 @@
 import { taxIdKindsForCountry, type BillingDataFormValues } from '@meterline/domain';
 import { z } from 'zod';
-import { billingDataFormSchema } from '../address/billing-data-form-schema';
+import { billingDataFormSchema } from '../../billing-forms/billing-data-form-schema';
 
 /** The add-card form besides the card itself (which stays with the payment port's fields). */
 export interface AddCardFormValues {

@@ -1,0 +1,156 @@
+import { useState, type ReactNode } from 'react';
+import { hasPermission, type Organization, type PlanId, type Role } from '@meterline/domain';
+import { useSubscriptionQuery } from '../data/subscription-query';
+import { DowngradeFlow } from '../features/downgrade-flow/downgrade-flow';
+import { ScheduledChangeNotice } from '../features/downgrade-flow/scheduled-change-notice';
+import { BillingPage } from '../features/billing/billing-page';
+import { useBillingPanel } from '../features/billing/use-billing-panel';
+import { PlanPanel } from '../features/plan-panel/plan-panel';
+import { UpgradeDialog } from '../features/upgrade-dialog/upgrade-dialog';
+import { UpgradeSurveyDialog } from '../features/upgrade-survey/upgrade-survey-dialog';
+import { useOrganizationRole, useProfile } from '../session/profile-context';
+import { useOrganization } from '../session/use-organization';
+
+/** What the downgrade flow (confirm, members-limit or exit survey, then the change) is given. */
+export interface DowngradeFlowSlotProps {
+  organization: Organization;
+  role: Role | null;
+  /** The plan chosen with "Downgrade to X"; null when no downgrade is under way. */
+  target: PlanId | null;
+  /** Closes the flow without a change (cancel, or the members modal dismissed). */
+  onClose: () => void;
+  /** The downgrade went through (or was scheduled): the plan panel closes too. */
+  onDowngraded: () => void;
+}
+
+export type RenderDowngradeFlow = (props: DowngradeFlowSlotProps) => ReactNode;
+
+/**
+ * /org/:slug/billing with the plan changes around it: the plan panel opened by `?panel=subscriptionPlan`;
+ * "Upgrade to X" opens the upgrade dialog, whose success closes the panel and opens the upgrade survey;
+ * "Downgrade to X" hands the target to `renderDowngradeFlow`.
+ */
+export function BillingRoute({
+  renderDowngradeFlow = defaultDowngradeFlow,
+}: {
+  renderDowngradeFlow?: RenderDowngradeFlow;
+}) {
+  const organization = useOrganization();
+  const role = useOrganizationRole(organization.slug);
+  return (
+    <BillingPage
+      subscriptionExtra={<ScheduledChange organization={organization} role={role} />}
+      panels={
+        <PlanChanges
+          // A new organization starts with nothing open.
+          key={organization.slug}
+          organization={organization}
+          role={role}
+          renderDowngradeFlow={renderDowngradeFlow}
+        />
+      }
+    />
+  );
+}
+
+/** The downgrade flow of features/downgrade-flow, open while a target is chosen. */
+function DefaultDowngradeFlow({
+  organization,
+  target,
+  onClose,
+  onDowngraded,
+}: DowngradeFlowSlotProps) {
+  const profile = useProfile();
+  if (!target) return null;
+  return (
+    <DowngradeFlow
+      orgSlug={organization.slug}
+      organizationName={organization.name}
+      currentPlan={organization.plan.id}
+      targetPlan={target}
+      projectUpdatesDisabled={profile.project_updates_disabled}
+      onClose={onClose}
+      onDone={onDowngraded}
+    />
+  );
+}
+
+const defaultDowngradeFlow: RenderDowngradeFlow = (props) => <DefaultDowngradeFlow {...props} />;
+
+/** A hosting-partner downgrade waiting for the cycle's end, with its cancel button. */
+function ScheduledChange({
+  organization,
+  role,
+}: {
+  organization: Organization;
+  role: Role | null;
+}) {
+  const profile = useProfile();
+  const subscription = useSubscriptionQuery(organization.slug, {
+    enabled: hasPermission(role, 'billing_read:subscriptions'),
+  });
+  return (
+    <ScheduledChangeNotice
+      orgSlug={organization.slug}
+      scheduled={subscription.data?.scheduled_plan_change ?? null}
+      canWrite={hasPermission(role, 'billing_write:subscriptions')}
+      projectUpdatesDisabled={profile.project_updates_disabled}
+    />
+  );
+}
+
+function PlanChanges({
+  organization,
+  role,
+  renderDowngradeFlow,
+}: {
+  organization: Organization;
+  role: Role | null;
+  renderDowngradeFlow?: RenderDowngradeFlow;
+}) {
+  const { panel, closePanel } = useBillingPanel();
+  const [upgradeTarget, setUpgradeTarget] = useState<PlanId | null>(null);
+  const [downgradeTarget, setDowngradeTarget] = useState<PlanId | null>(null);
+  const [survey, setSurvey] = useState<{ from: PlanId; to: PlanId } | null>(null);
+
+  return (
+    <>
+      <PlanPanel
+        organization={organization}
+        role={role}
+        open={panel === 'subscriptionPlan'}
+        onOpenChange={(open) => {
+          if (!open) closePanel();
+        }}
+        onUpgrade={setUpgradeTarget}
+        onDowngrade={setDowngradeTarget}
+      />
+      <UpgradeDialog
+        organization={organization}
+        role={role}
+        target={upgradeTarget}
+        onClose={() => setUpgradeTarget(null)}
+        onUpgraded={(change) => {
+          setUpgradeTarget(null);
+          closePanel();
+          setSurvey(change);
+        }}
+      />
+      <UpgradeSurveyDialog
+        orgSlug={organization.slug}
+        change={survey}
+        onClose={() => setSurvey(null)}
+      />
+      {renderDowngradeFlow?.({
+        organization,
+        role,
+        target: downgradeTarget,
+        onClose: () => setDowngradeTarget(null),
+        onDowngraded: () => {
+          setDowngradeTarget(null);
+          closePanel();
+        },
+      })}
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+import {
+  addonsLostOnDowngrade,
+  downgradeRestartsProjects,
+  featuresLostOnDowngrade,
+  formatInvoiceDate,
+  planName,
+  type PlanId,
+  type SubscriptionPreview,
+} from '@meterline/domain';
+import { Minus } from 'lucide-react';
+import { Notice } from '../../components/ui/notice';
+
+/**
+ * What the confirm modal states before anything is sent: the features of the current plan that go,
+ * the add-ons removed per project, the restart of projects on the free instance, and, for an
+ * organization billed via the hosting partner, the date the change takes effect.
+ */
+export function DowngradeConsequences({
+  preview,
+  currentPlan,
+  targetPlan,
+}: {
+  preview: SubscriptionPreview;
+  currentPlan: PlanId;
+  targetPlan: PlanId;
+}) {
+  const features = featuresLostOnDowngrade(currentPlan, targetPlan);
+  const addons = addonsLostOnDowngrade(preview.addons_to_remove);
+  const restarts = downgradeRestartsProjects(targetPlan, preview.active_projects);
+  const scheduled = preview.effective_at === 'end_of_billing_period';
+  const current = planName(currentPlan);
+  const target = planName(targetPlan);
+
+  return (
+    <div className="space-y-5">
+      {scheduled ? (
+        <Notice tone="info" title={`Takes effect on ${formatInvoiceDate(preview.effective_date)}`}>
+          This organization is billed through a hosting partner, so the downgrade is scheduled for
+          the end of the billing cycle. Until then you keep everything in the {current} plan, and
+          you can cancel the scheduled change from the subscription section.
+        </Notice>
+      ) : null}
+
+      {features.length > 0 ? (
+        <section aria-labelledby="downgrade-features-heading" className="space-y-2">
+          <h3 id="downgrade-features-heading" className="font-medium">
+            {`You lose what the ${current} plan includes`}
+          </h3>
+          <ul className="space-y-1.5">
+            {features.map((feature) => (
+              <li key={feature} className="flex gap-2 text-muted-foreground">
+                <Minus aria-hidden className="mt-0.5 size-4 shrink-0 text-destructive" />
+                <span>{feature}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {addons.length > 0 ? (
+        <section aria-labelledby="downgrade-addons-heading" className="space-y-2">
+          <h3 id="downgrade-addons-heading" className="font-medium">
+            Add-ons removed from your projects
+          </h3>
+          <ul className="divide-y rounded-md border">
+            {addons.map((project) => (
+              <li key={project.project_ref} className="space-y-1 px-3 py-2.5">
+                <p className="font-medium break-words">{project.project_name}</p>
+                <ul
+                  aria-label={`Add-ons of ${project.project_name}`}
+                  className="flex flex-wrap gap-1.5"
+                >
+                  {project.addons.map((addon) => (
+                    <li
+                      key={addon.variant.identifier}
+                      className="rounded-md bg-muted px-2 py-0.5 text-xs text-muted-foreground"
+                    >
+                      {addon.type === 'compute_instance'
+                        ? `${addon.variant.name} compute`
+                        : addon.variant.name}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {restarts ? (
+        <Notice tone="warning" title="Projects restart on the free instance">
+          {scheduled ? `On ${formatInvoiceDate(preview.effective_date)}, active` : 'Active'}{' '}
+          projects on a paid compute size move to the free instance. Each restarts and is
+          unavailable for a few minutes.
+        </Notice>
+      ) : null}
+
+      {targetPlan === 'free' ? (
+        <p className="text-muted-foreground">
+          On the {target} plan, projects are paused after a week of inactivity.
+        </p>
+      ) : null}
+    </div>
+  );
+}

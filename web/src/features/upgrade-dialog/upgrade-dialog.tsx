@@ -1,0 +1,394 @@
+import { useRef, useState } from 'react';
+import {
+  cardBadges,
+  featureText,
+  formatCents,
+  hasPermission,
+  PLAN_CARDS,
+  planName,
+  type Organization,
+  type PaymentMethod,
+  type PlanId,
+  type Role,
+  type SubscriptionPreview,
+} from '@meterline/domain';
+import { Check, Loader2 } from 'lucide-react';
+import { toast } from 'sonner';
+import { ErrorState } from '../../components/error-state';
+import { Button } from '../../components/ui/button';
+import { Notice } from '../../components/ui/notice';
+import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
+import { usePaymentMethodsQuery } from '../../data/payment-methods-query';
+import { useSubscriptionPreviewQuery } from '../../data/subscription-preview-query';
+import { useSubscriptionQuery } from '../../data/subscription-query';
+import {
+  CONFIRM_PAYMENT_FAILED,
+  useSubscriptionUpdateMutation,
+} from '../../data/subscription-update-mutation';
+import { useNow } from '../../lib/use-now';
+import { AddCardFlow } from '../../payments/add-card/add-card-dialog';
+import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';
+import { CardFieldsSkeleton, PaymentFormGate } from '../../payments/payment-form-gate';
+import type { PaymentPort } from '../../payments/payment-port';
+import { PaymentsProvider } from '../../payments/payments-provider';
+import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
+import { ChargeBreakdown } from './charge-breakdown';
+import { PaymentMethodPicker } from './payment-method-picker';
+
+export const PREVIEW_FAILED = 'Failed to preview subscription';
+export const CONFIRMING_PAYMENT = 'Confirming payment…';
+
+export function upgradedMessage(target: PlanId): string {
+  return `Successfully upgraded subscription to ${planName(target)}!`;
+}
+
+/** Subscription errors stay 10 seconds (spec §8, §9); the Toaster gives every toast a close button. */
+const ERROR_TOAST = { duration: 10_000, dismissible: true } as const;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error && error.message ? error.message.trim() : 'Something went wrong.';
+}
+
+export interface UpgradeDialogProps {
+  organization: Organization;
+  role: Role | null;
+  /** The plan to upgrade to; null when the dialog is closed. */
+  target: PlanId | null;
+  onClose: () => void;
+  /** The change went through: the composition opens the upgrade survey. */
+  onUpgraded: (change: { from: PlanId; to: PlanId }) => void;
+}
+
+/**
+ * The upgrade dialog (spec §2, §4): the card to pay with (one can be added here), what is charged today
+ * line by line from the preview, the monthly invoice to expect, and what the plan adds; Confirm changes
+ * the plan through `useSubscriptionUpdateMutation`, with 3-D Secure when the bank asks.
+ */
+export function UpgradeDialog({
+  organization,
+  role,
+  target,
+  onClose,
+  onUpgraded,
+}: UpgradeDialogProps) {
+  const [busy, setBusy] = useState(false);
+  // The last target stays while the dialog animates out.
+  const [plan, setPlan] = useState<PlanId>(target ?? 'pro');
+  if (target && target !== plan) setPlan(target);
+  return (
+    <Dialog
+      open={target !== null}
+      onOpenChange={(open) => !open && onClose()}
+      dismissible={!busy}
+      size="md"
+      title={`Upgrade to ${planName(plan)}`}
+      description={`${organization.name} moves to the ${planName(plan)} plan as soon as the payment goes through.`}
+    >
+      {target ? (
+        <PaymentsProvider>
+          <PaymentFormGate>
+            {(port) => (
+              <UpgradeFlow
+                organization={organization}
+                role={role}
+                target={target}
+                port={port}
+                onBusyChange={setBusy}
+                onClose={onClose}
+                onUpgraded={onUpgraded}
+              />
+            )}
+          </PaymentFormGate>
+        </PaymentsProvider>
+      ) : null}
+    </Dialog>
+  );
+}
+
+interface FlowProps {
+  organization: Organization;
+  role: Role | null;
+  target: PlanId;
+  port: PaymentPort;
+  onBusyChange: (busy: boolean) => void;
+  onClose: () => void;
+  onUpgraded: UpgradeDialogProps['onUpgraded'];
+}
+
+function UpgradeFlow(props: FlowProps) {
+  const methods = usePaymentMethodsQuery(props.organization.slug);
+  if (methods.isPending) {
+    return (
+      <DialogBody>
+        <CardFieldsSkeleton />
+      </DialogBody>
+    );
+  }
+  if (methods.isError) {
+    return (
+      <DialogBody>
+        <ErrorState
+          title="Failed to retrieve payment methods"
+          error={methods.error}
+          onRetry={() => void methods.refetch()}
+        />
+      </DialogBody>
+    );
+  }
+  return (
+    <UpgradeSteps
+      {...props}
+      methods={methods.data.data}
+      defaultId={methods.data.defaultPaymentMethodId}
+    />
+  );
+}
+
+function UpgradeSteps({
+  methods,
+  defaultId,
+  ...props
+}: FlowProps & { methods: PaymentMethod[]; defaultId: string | null }) {
+  const now = useNow();
+  const { organization, role, port, onBusyChange } = props;
+  // A card just added may not be in the refetched list yet: it is shown all the same.
+  const [added, setAdded] = useState<PaymentMethod | null>(null);
+  const cards = added && !methods.some((m) => m.id === added.id) ? [...methods, added] : methods;
+  const usable = cards.filter((method) => !cardBadges(method, now).includes('Expired'));
+  const preselected =
+    usable.find((method) => method.id === defaultId) ??
+    usable.find((method) => method.is_default) ??
+    usable[0];
+  const [selected, setSelected] = useState<string | null>(preselected?.id ?? null);
+  // Without a card, the dialog starts on the card form (acme-free's first upgrade).
+  const [addingCard, setAddingCard] = useState(cards.length === 0);
+
+  if (addingCard) {
+    return (
+      <>
+        <div className="border-b bg-muted/40 px-5 py-3 sm:px-6">
+          <h3 className="text-sm font-semibold">Add a card to pay with</h3>
+          <p className="text-xs text-muted-foreground">
+            The card is saved for this organization and selected for the upgrade.
+          </p>
+        </div>
+        <AddCardFlow
+          slug={organization.slug}
+          port={port}
+          canUpdateBillingAddress={hasPermission(role, 'billing_write:customer')}
+          onBusyChange={onBusyChange}
+          onAdded={(method) => {
+            setAdded(method);
+            setSelected(method.id);
+            setAddingCard(false);
+          }}
+          onCancel={() => (cards.length === 0 ? props.onClose() : setAddingCard(false))}
+        />
+      </>
+    );
+  }
+  return (
+    <ReviewForm
+      {...props}
+      cards={cards}
+      selected={selected}
+      onSelect={setSelected}
+      onAddCard={() => setAddingCard(true)}
+    />
+  );
+}
+
+type Phase = 'idle' | 'submitting' | 'confirming' | 'processing';
+
+function ReviewForm({
+  organization,
+  target,
+  port,
+  onBusyChange,
+  onClose,
+  onUpgraded,
+  cards,
+  selected,
+  onSelect,
+  onAddCard,
+}: FlowProps & {
+  cards: PaymentMethod[];
+  selected: string | null;
+  onSelect: (id: string) => void;
+  onAddCard: () => void;
+}) {
+  const card = PLAN_CARDS[target];
+  const subscription = useSubscriptionQuery(organization.slug);
+  const preview = useSubscriptionPreviewQuery(organization.slug, card.id);
+  const update = useSubscriptionUpdateMutation(organization.slug);
+  const idempotency = useIdempotencyKey();
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [failure, setFailure] = useState<string | null>(null);
+  // Set synchronously: a second click before React re-renders sends nothing more.
+  const submitting = useRef(false);
+  const busy = phase === 'submitting' || phase === 'confirming';
+
+  const setWorking = (working: boolean) => {
+    submitting.current = working;
+    onBusyChange(working);
+  };
+
+  const confirm = async (data: SubscriptionPreview) => {
+    if (submitting.current) return;
+    const from = subscription.data?.plan.id ?? organization.plan.id;
+    if (data.charge_today > 0 && !selected) {
+      setFailure('Choose the card to pay with, or add one.');
+      return;
+    }
+    setFailure(null);
+    setWorking(true);
+    setPhase('submitting');
+    const body = {
+      tier: card.id,
+      ...(selected ? { payment_method: selected } : {}),
+      proration_date: data.proration_date,
+    };
+    try {
+      const outcome = await update.mutateAsync({
+        body,
+        idempotencyKey: idempotency.keyFor(body),
+        confirmPayment: (secret) => port.confirmPayment(secret),
+        onConfirming: () => setPhase('confirming'),
+      });
+      idempotency.settle();
+      if (outcome === 'processing') {
+        setPhase('processing');
+        return;
+      }
+      setPhase('idle');
+      toast.success(upgradedMessage(target));
+      onUpgraded({ from, to: target });
+    } catch (error) {
+      if (!isOutcomeUnknown(error)) idempotency.settle();
+      const message = messageOf(error);
+      if (message === CONFIRM_PAYMENT_FAILED) toast.error(CONFIRM_PAYMENT_FAILED, ERROR_TOAST);
+      else toast.error(`Unable to update subscription: ${message}`, ERROR_TOAST);
+      setFailure(message);
+      setPhase('idle');
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  if (phase === 'processing') {
+    return (
+      <>
+        <DialogBody>
+          <Notice tone="info" role="status" title="Your payment is processing">
+            {`The organization moves to the ${card.name} plan as soon as the bank confirms the payment, usually within a few minutes. You can close this window.`}
+          </Notice>
+        </DialogBody>
+        <DialogFooter>
+          <Button variant="primary" onClick={onClose}>
+            Close
+          </Button>
+        </DialogFooter>
+      </>
+    );
+  }
+
+  return (
+    <form
+      noValidate
+      aria-busy={busy || undefined}
+      className="flex min-h-0 flex-1 flex-col"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (preview.data) void confirm(preview.data);
+      }}
+    >
+      <DialogBody className="space-y-6">
+        <PaymentMethodPicker
+          methods={cards}
+          selected={selected}
+          onSelect={onSelect}
+          onAddCard={onAddCard}
+          disabled={busy}
+        />
+
+        <section aria-labelledby="upgrade-charge-heading" className="space-y-2">
+          <h3 id="upgrade-charge-heading" className="text-sm font-semibold">
+            Charge today
+          </h3>
+          {preview.isError ? (
+            <ErrorState
+              title={PREVIEW_FAILED}
+              error={preview.error}
+              onRetry={() => void preview.refetch()}
+            />
+          ) : preview.data ? (
+            <ChargeBreakdown preview={preview.data} />
+          ) : (
+            <LoadingRegion label="Loading the charge" className="space-y-2">
+              <Skeleton className="h-4 w-full" />
+              <Skeleton className="h-4 w-full" />
+              <Skeleton className="h-4 w-2/3" />
+            </LoadingRegion>
+          )}
+        </section>
+
+        {preview.data ? (
+          <section aria-labelledby="upgrade-monthly-heading" className="space-y-1">
+            <h3 id="upgrade-monthly-heading" className="text-sm font-semibold">
+              Monthly invoice estimate
+            </h3>
+            <p>
+              <span className="font-semibold tabular-nums">
+                {formatCents(preview.data.monthly_invoice_estimate)}
+              </span>{' '}
+              <span className="text-muted-foreground">per month</span>
+            </p>
+            <p className="text-xs text-muted-foreground">
+              {`The ${card.name} plan fee with today's projects and add-ons, compute beyond the credits included. Usage beyond the included quota is extra.`}
+            </p>
+          </section>
+        ) : null}
+
+        <section aria-labelledby="upgrade-features-heading" className="space-y-2">
+          <h3 id="upgrade-features-heading" className="text-sm font-semibold">
+            {`What the ${card.name} plan adds`}
+          </h3>
+          <ul className="grid gap-1.5 sm:grid-cols-2">
+            {card.features.map((feature) => (
+              <li key={featureText(feature)} className="flex gap-2">
+                <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-success" />
+                <span>{featureText(feature)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        {phase === 'confirming' ? (
+          <p role="status" className="flex items-center gap-2 text-muted-foreground">
+            <Loader2 aria-hidden className="size-4 animate-spin" />
+            {CONFIRMING_PAYMENT}
+          </p>
+        ) : null}
+        {failure ? (
+          <Notice tone="destructive" role="alert" title="The upgrade did not go through">
+            {failure}
+          </Notice>
+        ) : null}
+      </DialogBody>
+      <DialogFooter>
+        <Button disabled={busy} onClick={onClose}>
+          Cancel
+        </Button>
+        <Button
+          type="submit"
+          variant="primary"
+          disabled={!preview.data}
+          aria-disabled={busy || undefined}
+        >
+          {busy ? <Loader2 aria-hidden className="animate-spin" /> : null}
+          {busy ? 'Upgrading…' : `Confirm upgrade`}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
