@@ -285,6 +285,16 @@ export interface PlanChangesTable {
   resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** A plan-change preview's priced change, charged as shown when the change comes back with its date. */
+export interface PlanChangeQuotesTable {
+  organization_id: string;
+  tier: string;
+  proration_date: Timestamp;
+  priced: Json<unknown>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
 export interface BillingJobFailuresTable {
   kind: string;
   item_id: string;
@@ -453,6 +463,7 @@ export interface Database {
   invoice_lines: InvoiceLinesTable;
   charges: ChargesTable;
   plan_changes: PlanChangesTable;
+  plan_change_quotes: PlanChangeQuotesTable;
   billing_job_failures: BillingJobFailuresTable;
   simulator_payment_methods: SimulatorPaymentMethodsTable;
   simulator_payment_intents: SimulatorPaymentIntentsTable;

@@ -44,7 +44,8 @@ import { applyProfileUpdate } from '../../payments/settle-charge.ts';
 import { settleCharge } from '../../payments/refund-charge.ts';
 import { newId } from '../ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
-import { priceChange, type PricedChange } from './price-change.ts';
+import { priceChange, pricedAgainst, type PricedChange } from './price-change.ts';
+import { findQuote, saveQuote } from './quotes.ts';
 
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used for a different subscription change';
@@ -91,13 +92,9 @@ export async function previewChange(
 ): Promise<SubscriptionPreview> {
   const subscription = await getSubscription(deps.db, organizationId);
   await refusalFor(deps, organizationId, subscription, tier);
-  const priced = await priceChange(
-    deps.db,
-    organizationId,
-    subscription,
-    tier,
-    seconds(deps.clock.now()),
-  );
+  const now = deps.clock.now();
+  const priced = await priceChange(deps.db, organizationId, subscription, tier, seconds(now));
+  await saveQuote(deps.db, organizationId, priced, now);
   return priced.preview;
 }
 
@@ -156,7 +153,7 @@ export async function changePlan(
   // by the profile's own rules (400 naming the field), and on the invoice the change issues.
   const profileUpdate = await profileUpdateOf(db, organizationId, body);
   await settleExpiredChange(deps, organizationId);
-  const priced = await priceChange(db, organizationId, subscription, body.tier, at);
+  const priced = await quotedOrPriced(deps, organizationId, subscription, body.tier, at);
 
   const claimed = await db.transaction().execute(async (trx) => {
     const locked = await lockSubscription(trx, organizationId);
@@ -221,6 +218,25 @@ export async function changePlan(
   if (!('charge' in claimed) || !claimed.charge) throw new Error('unreachable');
   const progress = await chargeAndSettle(deps, claimed.charge);
   return answer(deps, claimed.charge.id, target, progress);
+}
+
+/**
+ * What the change is charged: the quote of the preview the customer saw (same tier, same proration
+ * date), to the cent, however much usage stamped before that moment arrived since; priced now when no
+ * preview showed it. A quote priced against another plan, cycle or balance than the subscription's
+ * is stale: the customer previews again.
+ */
+async function quotedOrPriced(
+  deps: PlanChangeDeps,
+  organizationId: string,
+  subscription: SubscriptionState,
+  tier: Tier,
+  at: number,
+): Promise<PricedChange> {
+  const quote = await findQuote(deps.db, organizationId, tier, at);
+  if (!quote) return priceChange(deps.db, organizationId, subscription, tier, at);
+  if (!pricedAgainst(quote, subscription)) throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
+  return quote;
 }
 
 /**

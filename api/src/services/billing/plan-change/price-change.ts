@@ -43,6 +43,8 @@ export interface PricedChange {
   recordLines: UpcomingInvoiceLine[];
   /** Partner-billed: the invoice is recorded here and billed by the partner; no card, no balance. */
   billedViaPartner: boolean;
+  /** The customer's balance the change was priced against. */
+  balanceCents: number;
   creditAppliedCents: number;
   chargeTodayCents: number;
   balanceAfterCents: number;
@@ -185,6 +187,7 @@ export async function priceChange(
     invoice,
     recordLines,
     billedViaPartner,
+    balanceCents: subscription.customer_balance_cents,
     creditAppliedCents: creditApplied,
     chargeTodayCents: chargeToday,
     balanceAfterCents: balanceAfter,
@@ -276,4 +279,38 @@ function monthlyEstimate(
     usage: {},
   });
   return invoiceTotal(lines);
+}
+
+/** A priced change as stored in JSON (a preview's quote): its dates as ISO strings. */
+type StoredPricedChange = Omit<PricedChange, 'cycle' | 'billedUsage'> & {
+  cycle: { start: string; end: string };
+  billedUsage: (Omit<BilledUsageRow, 'cycle_start'> & { cycle_start: string })[];
+};
+
+/** The priced change back from its JSON (written by JSON.stringify of a PricedChange). */
+export function pricedChangeFromJson(stored: unknown): PricedChange {
+  const priced = stored as StoredPricedChange;
+  return {
+    ...priced,
+    cycle: { start: new Date(priced.cycle.start), end: new Date(priced.cycle.end) },
+    billedUsage: priced.billedUsage.map((row) => ({
+      ...row,
+      cycle_start: new Date(row.cycle_start),
+    })),
+  };
+}
+
+/**
+ * The subscription is still what the change was priced against: its plan, cycle and balance. (Usage
+ * ingested meanwhile is not a difference: the change records as billed only the rows it read.)
+ */
+export function pricedAgainst(priced: PricedChange, subscription: SubscriptionState): boolean {
+  return (
+    priced.from.plan === subscription.plan_id &&
+    priced.from.usageBillingEnabled === subscription.usage_billing_enabled &&
+    priced.cycle.start.getTime() === subscription.current_period_start.getTime() &&
+    priced.cycle.end.getTime() === subscription.current_period_end.getTime() &&
+    priced.balanceCents === subscription.customer_balance_cents &&
+    priced.billedViaPartner === subscription.billing_via_partner
+  );
 }
