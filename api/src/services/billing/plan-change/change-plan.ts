@@ -169,6 +169,11 @@ export async function changePlan(
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (pending) throw new HttpError(409, CHANGE_IN_PROGRESS_MESSAGE);
+    if (target === 'free') {
+      // Again under the lock: a member may have reached the limit while the change was priced.
+      const members = await deps.membersAtFreeLimit(trx, organizationId);
+      if (members.length > 0) throw new HttpError(409, membersAtFreeLimitMessage(members));
+    }
 
     let paymentMethod: { id: string; provider_payment_method_id: string } | null = null;
     if (priced.chargeTodayCents > 0) {
