@@ -33,6 +33,7 @@ import { CycleRowsCache } from './services/billing/cycle-data.ts';
 import type { PaymentGateway } from './services/payments/payment-gateway.ts';
 import customerRoutes from './routes/customer.ts';
 import entitlementRoutes from './routes/entitlements.ts';
+import restrictionHistoryRoutes from './routes/restriction-history.ts';
 import feedbackRoutes from './routes/feedback.ts';
 import memberRoutes from './routes/members.ts';
 import organizationRoutes from './routes/organizations.ts';
@@ -152,6 +153,7 @@ export async function buildApp({
   await app.register(taxIdRoutes, { db });
   await app.register(memberRoutes, { db });
   await app.register(entitlementRoutes, { db });
+  await app.register(restrictionHistoryRoutes, { db });
   await app.register(feedbackRoutes, { db });
 
   const captcha = createCaptcha(db, clock, config, app.log);

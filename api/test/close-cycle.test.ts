@@ -4,6 +4,7 @@ import {
   formatCents,
   invoiceDetailSchema,
   invoiceListSchema,
+  restrictionHistoryResponseSchema,
   subscriptionSchema,
   upcomingInvoiceSchema,
 } from '@meterline/domain';
@@ -203,6 +204,22 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     expect(overdue.restricted).toContain(id);
     expect((await organization()).body.restriction_status).toBe('restricted');
     expect((await owner.get('/platform/projects/crowdedco1')).status).toBe(402);
+    // Recorded once, readable by the organization's members; a second run restricts nothing more.
+    await runBillingJobs(deps(), new Date(closedAt + 14 * DAY + 60_000));
+    const history = async () =>
+      restrictionHistoryResponseSchema.parse(
+        (await owner.get('/platform/organizations/crowded-co/billing/restriction-history')).body,
+      ).transitions;
+    expect(await history()).toEqual([
+      {
+        at: Math.floor((closedAt + 14 * DAY) / 1000),
+        from: null,
+        to: 'restricted',
+        reason: 'payment_overdue',
+        violations: ['overdue_payment'],
+        grace_period_end: null,
+      },
+    ]);
 
     // The customer pays with the Visa on file: paid once, and the restriction is lifted.
     const visa = await db()
@@ -224,6 +241,11 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
     expect((await state()).status).toBe('paid');
     expect((await organization()).body.restriction_status).toBeNull();
     expect((await owner.get('/platform/projects/crowdedco1')).status).toBe(200);
+    expect((await history()).map((transition) => [transition.reason, transition.to])).toEqual([
+      ['overdue_payment_settled', null],
+      ['payment_overdue', 'restricted'],
+    ]);
+    expect((await history())[0]?.at).toBe(Math.floor(at.getTime() / 1000));
     const succeeded = await db()
       .selectFrom('charges')
       .select('status')

@@ -7,8 +7,10 @@ import type {
   PlanId,
   ProjectStatus,
   RestrictionData,
+  RestrictionReason,
   RestrictionStatus,
   Role,
+  Violation,
 } from '@meterline/domain';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -295,6 +297,17 @@ export interface PlanChangeQuotesTable {
   expires_at: Timestamp;
 }
 
+export interface RestrictionTransitionsTable {
+  id: Generated<string>;
+  organization_id: string;
+  at: Timestamp;
+  from_status: RestrictionStatus | null;
+  to_status: RestrictionStatus | null;
+  reason: RestrictionReason;
+  violations: Json<Violation[]>;
+  grace_period_end: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface BillingJobFailuresTable {
   kind: string;
   item_id: string;
@@ -464,6 +477,7 @@ export interface Database {
   charges: ChargesTable;
   plan_changes: PlanChangesTable;
   plan_change_quotes: PlanChangeQuotesTable;
+  restriction_transitions: RestrictionTransitionsTable;
   billing_job_failures: BillingJobFailuresTable;
   simulator_payment_methods: SimulatorPaymentMethodsTable;
   simulator_payment_intents: SimulatorPaymentIntentsTable;

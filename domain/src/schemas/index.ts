@@ -6,3 +6,4 @@ export * from './usage-events.ts';
 export * from './invoice-detail.ts';
 export * from './usage-query.ts';
 export * from './surveys.ts';
+export * from './restriction-history.ts';

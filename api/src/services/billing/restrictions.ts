@@ -1,6 +1,7 @@
 import type { RestrictionData, Violation } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { recordTransition } from '../../repositories/restriction-transitions.ts';
 
 export const OVERDUE_AFTER_DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -46,6 +47,14 @@ export async function restrictIfOverdue(
       })
       .where('id', '=', organizationId)
       .execute();
+    await recordTransition(trx, organizationId, {
+      at,
+      from: org.restriction_status,
+      to: 'restricted',
+      reason: 'payment_overdue',
+      violations,
+      gracePeriodEnd: null,
+    });
     return true;
   });
 }
@@ -95,13 +104,22 @@ export async function liftOverdueRestriction(
   if (!data?.violations.includes('overdue_payment')) return;
   if ((await overdueCount(db, organizationId, at)) > 0) return;
   const violations = data.violations.filter((violation) => violation !== 'overdue_payment');
+  const to = violations.length === 0 ? null : org.restriction_status;
   await db
     .updateTable('organizations')
     .set(
-      violations.length === 0
+      to === null
         ? { restriction_status: null, restriction_data: null }
         : { restriction_data: JSON.stringify({ ...data, violations }) },
     )
     .where('id', '=', organizationId)
     .execute();
+  await recordTransition(db, organizationId, {
+    at,
+    from: org.restriction_status,
+    to,
+    reason: 'overdue_payment_settled',
+    violations,
+    gracePeriodEnd: data.grace_period_end === null ? null : new Date(data.grace_period_end * 1000),
+  });
 }
