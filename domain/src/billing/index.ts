@@ -20,3 +20,4 @@ export * from './plan-cards.ts';
 export * from './upgrade-survey.ts';
 export * from './downgrade/index.ts';
 export * from './spend-cap/index.ts';
+export * from './restrictions/index.ts';
