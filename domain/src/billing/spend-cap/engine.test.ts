@@ -198,6 +198,21 @@ describe('spendCapUpcomingInvoice', () => {
     expect(withCap.amount_projected).toBe(ordinary.amount_projected);
   });
 
+  it('leaves the invoice of the plans that cannot toggle the cap as it is', () => {
+    const ledger = {
+      timeline: { period, capOnAtStart: false, toggles: [] },
+      readings: [],
+      billed: {},
+    };
+    const team = { ...input, planId: 'team' as const };
+    expect(spendCapUpcomingInvoice(team, ledger)).toEqual(computeUpcomingInvoice(team));
+    const elsewhere = {
+      ...ledger,
+      timeline: { ...ledger.timeline, period: { start, end: day(31) } },
+    };
+    expect(() => spendCapUpcomingInvoice(input, elsewhere)).toThrow(SpendCapStateError);
+  });
+
   it('shows the same total right after the cap is turned off', () => {
     const capOn = computeUpcomingInvoice({ ...input, usageBillingEnabled: false });
     const ledger = {

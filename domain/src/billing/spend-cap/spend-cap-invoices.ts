@@ -3,7 +3,12 @@ import { toBillingWindow, type UpcomingInvoiceInput } from '../invoice-input.ts'
 import { projectToCycleEnd } from '../projection.ts';
 import type { QuotaMetric } from '../quotas.ts';
 import type { UpcomingInvoice, UpcomingInvoiceLine } from '../schemas.ts';
-import { accruedInvoiceLines, invoiceTotal, projectedInvoiceLines } from '../upcoming-invoice.ts';
+import {
+  accruedInvoiceLines,
+  computeUpcomingInvoice,
+  invoiceTotal,
+  projectedInvoiceLines,
+} from '../upcoming-invoice.ts';
 import { settleSpendCapOverage, type SpendCapSettlement } from './engine.ts';
 import { spendCapOverageLines } from './lines.ts';
 import {
@@ -65,6 +70,8 @@ export function spendCapTurnOnCharge(
  * the lines that close the cycle. For an organization with the cap off all cycle this is the ordinary
  * cap-off invoice; with the cap on all cycle, the ordinary cap-on one.
  *
+ * Other plans cannot toggle the cap: their invoice is `computeUpcomingInvoice`'s.
+ *
  * `amount_projected` extends the current interval to the cycle's end: if the cap is off now, its usage
  * grows as the upcoming invoice projects it; if on, no more overage accrues.
  */
@@ -72,9 +79,14 @@ export function spendCapUpcomingInvoice(
   input: UpcomingInvoiceInput,
   ledger: SpendCapLedger,
 ): UpcomingInvoice {
+  // Only Pro toggles the cap: every other plan's invoice is the ordinary one.
+  if (input.planId !== 'pro') return computeUpcomingInvoice(input);
   const window = toBillingWindow(input);
   const asOf = window.asOf;
   const { timeline } = ledger;
+  if (timeline.period.start !== window.period.start || timeline.period.end !== window.period.end) {
+    throw new SpendCapStateError("The spend cap's timeline is of another cycle");
+  }
   const capOn = { ...input, usageBillingEnabled: false };
   const now = cappedOverageReading(input.planId, asOf, input.usage);
   const readings = withReading(ledger.readings, now);
