@@ -19,3 +19,5 @@ export * from './entitlements.ts';
 export * from './plan-cards.ts';
 export * from './upgrade-survey.ts';
 export * from './downgrade/index.ts';
+export * from './spend-cap/index.ts';
+export * from './restrictions/index.ts';

@@ -1,0 +1,2 @@
+export * from './usage-violations.ts';
+export * from './restriction-lifecycle.ts';

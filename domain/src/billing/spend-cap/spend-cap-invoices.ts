@@ -1,0 +1,126 @@
+import type * as Q from '../../money/rational.ts';
+import { toBillingWindow, type UpcomingInvoiceInput } from '../invoice-input.ts';
+import { projectToCycleEnd } from '../projection.ts';
+import type { QuotaMetric } from '../quotas.ts';
+import type { UpcomingInvoice, UpcomingInvoiceLine } from '../schemas.ts';
+import {
+  accruedInvoiceLines,
+  computeUpcomingInvoice,
+  invoiceTotal,
+  projectedInvoiceLines,
+} from '../upcoming-invoice.ts';
+import { settleSpendCapOverage, type SpendCapSettlement } from './engine.ts';
+import { spendCapOverageLines } from './lines.ts';
+import {
+  cappedOverageReading,
+  type CappedOverage,
+  type OverageReading,
+} from './overage-reading.ts';
+import { isSpendCapOnAt, type SpendCapTimeline } from './timeline.ts';
+
+/** What the engine needs besides the usage: the cycle's cap history and what it has billed. */
+export interface SpendCapLedger {
+  readonly timeline: SpendCapTimeline;
+  /** Readings at the boundaries of the intervals with the cap off, before now. */
+  readonly readings: readonly OverageReading[];
+  /** Per line, what the invoices issued by turning the cap on this cycle already billed. */
+  readonly billed: CappedOverage;
+}
+
+export class SpendCapStateError extends Error {}
+
+/** The invoice turning the cap on at `at` issues: its settlement and lines (none: no invoice). */
+export interface SpendCapTurnOnCharge {
+  readonly settlement: SpendCapSettlement;
+  readonly lines: UpcomingInvoiceLine[];
+}
+
+/**
+ * Turning the cap on at `at` (product-decisions §10) invoices at once the overage accrued while it was
+ * off this cycle and not billed yet; from then on no overage accrues until it is turned off again.
+ * `ledger.timeline` is the history before this toggle (the cap must be off at `at`), and `reading` is
+ * the overage of the usage stamped before `at`. The lines state their period: the cycle up to `at`.
+ */
+export function spendCapTurnOnCharge(
+  ledger: SpendCapLedger,
+  reading: OverageReading,
+): SpendCapTurnOnCharge {
+  const { timeline } = ledger;
+  const at = reading.at;
+  if (at < timeline.period.start || at >= timeline.period.end) {
+    throw new SpendCapStateError('The spend cap is turned on inside the current cycle');
+  }
+  if (isSpendCapOnAt(timeline, at)) throw new SpendCapStateError('The spend cap is already on');
+  const settlement = settleSpendCapOverage({
+    timeline,
+    at,
+    readings: withReading(ledger.readings, reading),
+    billed: ledger.billed,
+  });
+  return {
+    settlement,
+    lines: spendCapOverageLines(settlement.amounts, { start: timeline.period.start, end: at }),
+  };
+}
+
+/**
+ * The upcoming invoice of an organization whose spend cap may have changed this cycle: every line
+ * as the cap-on invoice prices it (so no capped overage), plus the capped overage the cycle's cap-off
+ * intervals bill and the turn-on invoices have not billed yet. At `asOf` = the period's end these are
+ * the lines that close the cycle. For an organization with the cap off all cycle this is the ordinary
+ * cap-off invoice; with the cap on all cycle, the ordinary cap-on one.
+ *
+ * Other plans cannot toggle the cap: their invoice is `computeUpcomingInvoice`'s.
+ *
+ * `amount_projected` extends the current interval to the cycle's end: if the cap is off now, its usage
+ * grows as the upcoming invoice projects it; if on, no more overage accrues.
+ */
+export function spendCapUpcomingInvoice(
+  input: UpcomingInvoiceInput,
+  ledger: SpendCapLedger,
+): UpcomingInvoice {
+  // Only Pro toggles the cap: every other plan's invoice is the ordinary one.
+  if (input.planId !== 'pro') return computeUpcomingInvoice(input);
+  const window = toBillingWindow(input);
+  const asOf = window.asOf;
+  const { timeline } = ledger;
+  if (timeline.period.start !== window.period.start || timeline.period.end !== window.period.end) {
+    throw new SpendCapStateError("The spend cap's timeline is of another cycle");
+  }
+  const capOn = { ...input, usageBillingEnabled: false };
+  const now = cappedOverageReading(input.planId, asOf, input.usage);
+  const readings = withReading(ledger.readings, now);
+  const accrued = settleSpendCapOverage({ timeline, at: asOf, readings, billed: ledger.billed });
+  const lines = [...accruedInvoiceLines(capOn), ...spendCapOverageLines(accrued.amounts)];
+
+  const end = timeline.period.end;
+  const projectedUsage = Object.fromEntries(projectToCycleEnd(window).usage) as Partial<
+    Record<QuotaMetric, Q.Rational>
+  >;
+  const projectedTimeline: SpendCapTimeline = {
+    ...timeline,
+    toggles: timeline.toggles.filter((toggle) => toggle.at <= asOf),
+  };
+  const projected = settleSpendCapOverage({
+    timeline: projectedTimeline,
+    at: end,
+    readings: withReading(readings, cappedOverageReading(input.planId, end, projectedUsage)),
+    billed: ledger.billed,
+  });
+  return {
+    lines,
+    amount_total: invoiceTotal(lines),
+    amount_projected: invoiceTotal([
+      ...projectedInvoiceLines(capOn),
+      ...spendCapOverageLines(projected.amounts),
+    ]),
+  };
+}
+
+/** The readings with `reading` in place of any other at the same moment. */
+function withReading(
+  readings: readonly OverageReading[],
+  reading: OverageReading,
+): OverageReading[] {
+  return [...readings.filter((candidate) => candidate.at !== reading.at), reading];
+}
