@@ -216,6 +216,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
         from: null,
         to: 'restricted',
         reason: 'payment_overdue',
+        metrics: [],
         violations: ['overdue_payment'],
         grace_period_end: null,
       },

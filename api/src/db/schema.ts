@@ -6,6 +6,7 @@ import type {
   ManagedBy,
   PlanId,
   ProjectStatus,
+  QuotaMetric,
   RestrictionData,
   RestrictionReason,
   RestrictionStatus,
@@ -304,6 +305,7 @@ export interface RestrictionTransitionsTable {
   from_status: RestrictionStatus | null;
   to_status: RestrictionStatus | null;
   reason: RestrictionReason;
+  metrics: Json<QuotaMetric[]>;
   violations: Json<Violation[]>;
   grace_period_end: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }

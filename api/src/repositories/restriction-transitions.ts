@@ -1,51 +1,52 @@
-import type {
-  RestrictionReason,
-  RestrictionStatus,
-  RestrictionTransition,
-  Violation,
-} from '@meterline/domain';
+import type { RestrictionHistoryEntry, RestrictionTransition } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
 
-export interface TransitionRecord {
-  at: Date;
-  from: RestrictionStatus | null;
-  to: RestrictionStatus | null;
-  reason: RestrictionReason;
-  violations: readonly Violation[];
-  gracePeriodEnd: Date | null;
-}
-
-/** Records a change of the restriction state, in the transaction (and under the lock) that makes it. */
-export async function recordTransition(
+/** Records changes of the restriction state, in the transaction (and under the lock) that makes them. */
+export async function recordTransitions(
   trx: Db,
   organizationId: string,
-  record: TransitionRecord,
+  transitions: readonly RestrictionTransition[],
 ): Promise<void> {
+  if (transitions.length === 0) return;
   await trx
     .insertInto('restriction_transitions')
-    .values({
-      organization_id: organizationId,
-      at: record.at,
-      from_status: record.from,
-      to_status: record.to,
-      reason: record.reason,
-      violations: JSON.stringify(record.violations),
-      grace_period_end: record.gracePeriodEnd,
-    })
+    .values(
+      transitions.map((transition) => ({
+        organization_id: organizationId,
+        at: new Date(transition.at * 1000),
+        from_status: transition.from,
+        to_status: transition.to,
+        reason: transition.reason,
+        metrics: JSON.stringify(transition.metrics),
+        violations: JSON.stringify(transition.violations),
+        grace_period_end:
+          transition.grace_period_end === null
+            ? null
+            : new Date(transition.grace_period_end * 1000),
+      })),
+    )
     .execute();
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** The organization's transitions, newest first. */
+/** The organization's transitions, newest first (in recording order within one moment). */
 export async function listTransitions(
   db: Db,
   organizationId: string,
   limit: number,
-): Promise<RestrictionTransition[]> {
+): Promise<RestrictionHistoryEntry[]> {
   const rows = await db
     .selectFrom('restriction_transitions')
-    .select(['at', 'from_status', 'to_status', 'reason', 'violations', 'grace_period_end'])
+    .select([
+      'at',
+      'from_status',
+      'to_status',
+      'reason',
+      'metrics',
+      'violations',
+      'grace_period_end',
+    ])
     .where('organization_id', '=', organizationId)
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
@@ -56,6 +57,7 @@ export async function listTransitions(
     from: row.from_status,
     to: row.to_status,
     reason: row.reason,
+    metrics: row.metrics,
     violations: row.violations,
     grace_period_end: row.grace_period_end ? seconds(row.grace_period_end) : null,
   }));

@@ -11,6 +11,7 @@ const statements = [
     from_status text CHECK (from_status IN ('grace_period', 'grace_period_over', 'restricted')),
     to_status text CHECK (to_status IN ('grace_period', 'grace_period_over', 'restricted')),
     reason text NOT NULL,
+    metrics jsonb NOT NULL CHECK (jsonb_typeof(metrics) = 'array'),
     violations jsonb NOT NULL CHECK (jsonb_typeof(violations) = 'array'),
     grace_period_end timestamptz
   )`,

@@ -1,7 +1,13 @@
-import type { RestrictionData, Violation } from '@meterline/domain';
+import {
+  nextRestrictionState,
+  restrictionColumns,
+  restrictionStateOf,
+  type RestrictionData,
+  type RestrictionObservation,
+} from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { recordTransition } from '../../repositories/restriction-transitions.ts';
+import { recordTransitions } from '../../repositories/restriction-transitions.ts';
 
 export const OVERDUE_AFTER_DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -30,33 +36,44 @@ export async function restrictIfOverdue(
   at: Date,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const org = await lockOrganization(trx, organizationId);
-    if (!org || (await overdueCount(trx, organizationId, at)) === 0) return false;
-    const data = (org.restriction_data as RestrictionData | null) ?? null;
-    if (org.restriction_status === 'restricted' && data?.violations.includes('overdue_payment')) {
-      return false;
-    }
-    const violations: Violation[] = [
-      ...new Set([...(data?.violations ?? []), 'overdue_payment' as const]),
-    ];
-    await trx
-      .updateTable('organizations')
-      .set({
-        restriction_status: 'restricted',
-        restriction_data: JSON.stringify({ grace_period_end: null, violations }),
-      })
-      .where('id', '=', organizationId)
-      .execute();
-    await recordTransition(trx, organizationId, {
-      at,
-      from: org.restriction_status,
-      to: 'restricted',
-      reason: 'payment_overdue',
-      violations,
-      gracePeriodEnd: null,
-    });
-    return true;
+    // The lock before the count (observeRestriction takes it again, which a transaction may).
+    if (!(await lockOrganization(trx, organizationId))) return false;
+    if ((await overdueCount(trx, organizationId, at)) === 0) return false;
+    return observeRestriction(trx, organizationId, { kind: 'payment_overdue' }, at);
   });
+}
+
+/**
+ * Applies what was observed to the organization's restriction state (product-decisions §11, the
+ * domain's `nextRestrictionState`) under its row lock, and records each transition with it. `db` is a
+ * transaction. Applying the same observation again changes and records nothing. True when it changed.
+ */
+export async function observeRestriction(
+  db: Db,
+  organizationId: string,
+  observation: RestrictionObservation,
+  at: Date,
+): Promise<boolean> {
+  const org = await lockOrganization(db, organizationId);
+  if (!org) return false;
+  const current = restrictionStateOf({
+    restriction_status: org.restriction_status,
+    restriction_data: (org.restriction_data as RestrictionData | null) ?? null,
+  });
+  const step = nextRestrictionState(current, observation, Math.floor(at.getTime() / 1000));
+  if (step.transitions.length === 0) return false;
+  const columns = restrictionColumns(step.state);
+  await db
+    .updateTable('organizations')
+    .set({
+      restriction_status: columns.restriction_status,
+      restriction_data:
+        columns.restriction_data === null ? null : JSON.stringify(columns.restriction_data),
+    })
+    .where('id', '=', organizationId)
+    .execute();
+  await recordTransitions(db, organizationId, step.transitions);
+  return true;
 }
 
 /** Every organization with an overdue payment restricted (each one its own locked step). */
@@ -90,7 +107,7 @@ function lockOrganization(db: Db, organizationId: string) {
     .executeTakeFirst();
 }
 
-/** Once nothing is overdue any more, the overdue violation goes, and with the last violation the restriction. */
+/** Once nothing is overdue any more, the overdue violation goes, giving back what the usage had come to. */
 export async function liftOverdueRestriction(
   db: Db,
   organizationId: string,
@@ -103,23 +120,5 @@ export async function liftOverdueRestriction(
   const data = org.restriction_data as RestrictionData | null;
   if (!data?.violations.includes('overdue_payment')) return;
   if ((await overdueCount(db, organizationId, at)) > 0) return;
-  const violations = data.violations.filter((violation) => violation !== 'overdue_payment');
-  const to = violations.length === 0 ? null : org.restriction_status;
-  await db
-    .updateTable('organizations')
-    .set(
-      to === null
-        ? { restriction_status: null, restriction_data: null }
-        : { restriction_data: JSON.stringify({ ...data, violations }) },
-    )
-    .where('id', '=', organizationId)
-    .execute();
-  await recordTransition(db, organizationId, {
-    at,
-    from: org.restriction_status,
-    to,
-    reason: 'overdue_payment_settled',
-    violations,
-    gracePeriodEnd: data.grace_period_end === null ? null : new Date(data.grace_period_end * 1000),
-  });
+  await observeRestriction(db, organizationId, { kind: 'overdue_payment_settled' }, at);
 }

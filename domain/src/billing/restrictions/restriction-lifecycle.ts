@@ -45,15 +45,18 @@ export type RestrictionObservation =
         'plan_upgraded' | 'spend_cap_turned_off' | 'payment_overdue' | 'overdue_payment_settled';
     };
 
-export type RestrictionReason =
-  | 'quota_exceeded'
-  | 'grace_period_ended'
-  | 'exceeded_after_grace_period'
-  | 'cycle_ended_under_quota'
-  | 'plan_upgraded'
-  | 'spend_cap_turned_off'
-  | 'payment_overdue'
-  | 'overdue_payment_settled';
+/** Why the restriction changed; each transition is recorded with one (§11). */
+export const RESTRICTION_REASONS = [
+  'quota_exceeded',
+  'grace_period_ended',
+  'exceeded_after_grace_period',
+  'cycle_ended_under_quota',
+  'plan_upgraded',
+  'spend_cap_turned_off',
+  'payment_overdue',
+  'overdue_payment_settled',
+] as const;
+export type RestrictionReason = (typeof RESTRICTION_REASONS)[number];
 
 /** One change of the restriction, as it is recorded (§11: with its time and reason). */
 export interface RestrictionTransition {
