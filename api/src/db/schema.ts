@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
   AddonMetric,
   BillingPartner,
+  CappedOverage,
   ComputeSize,
   ManagedBy,
   PlanId,
@@ -203,6 +204,7 @@ export interface InvoicesTable {
   /** Billed through the hosting or marketplace partner: recorded here, never collected here. */
   billed_via_partner: Generated<boolean>;
   created_at: CreatedAt;
+  kind: ColumnType<'cycle' | 'spend_cap', 'cycle' | 'spend_cap' | undefined, never>;
 }
 
 export interface InvoiceLinesTable {
@@ -286,6 +288,23 @@ export interface PlanChangesTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** 'spend_cap': a toggle of the spend cap (the same plan, the other cap setting). */
+  kind: ColumnType<'plan' | 'spend_cap', 'plan' | 'spend_cap' | undefined, never>;
+  /** A toggle's overage reading at `changed_at`, and what its invoice bills, per capped metric. */
+  spend_cap_reading: ColumnType<CappedOverage | null, string | null | undefined, never>;
+  spend_cap_billed: ColumnType<CappedOverage | null, string | null | undefined, never>;
+}
+
+export interface SpendCapTogglesTable {
+  id: Generated<string>;
+  organization_id: string;
+  cycle_start: Timestamp;
+  at: Timestamp;
+  cap_on: boolean;
+  reading: Json<CappedOverage>;
+  billed: Json<CappedOverage>;
+  plan_change_id: string | null;
+  created_at: CreatedAt;
 }
 
 /** A plan-change preview's priced change, charged as shown when the change comes back with its date. */
@@ -480,6 +499,7 @@ export interface Database {
   plan_changes: PlanChangesTable;
   plan_change_quotes: PlanChangeQuotesTable;
   restriction_transitions: RestrictionTransitionsTable;
+  spend_cap_toggles: SpendCapTogglesTable;
   billing_job_failures: BillingJobFailuresTable;
   simulator_payment_methods: SimulatorPaymentMethodsTable;
   simulator_payment_intents: SimulatorPaymentIntentsTable;

@@ -6,6 +6,8 @@ import type { InvoiceStatus } from '../db/schema.ts';
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export interface NewInvoice {
+  /** 'spend_cap': a turn-on invoice inside a cycle; else the cycle's own invoice (the default). */
+  kind?: 'cycle' | 'spend_cap';
   id: string;
   organizationId: string;
   number: string;
@@ -50,6 +52,7 @@ export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<void> 
       plan_id: invoice.planId,
       finalized_at: invoice.finalizedAt,
       paid_at: invoice.status === 'paid' ? invoice.finalizedAt : null,
+      kind: invoice.kind ?? 'cycle',
     })
     .execute();
   if (invoice.lines.length === 0) return;

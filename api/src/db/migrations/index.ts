@@ -14,6 +14,7 @@ import * as planChanges from './0012-plan-changes.ts';
 import * as surveyResponses from './0013-survey-responses.ts';
 import * as planChangeQuotes from './0014-plan-change-quotes.ts';
 import * as restrictionTransitions from './0015-restriction-transitions.ts';
+import * as spendCapToggles from './0016-spend-cap-toggles.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-survey-responses': surveyResponses,
   '0014-plan-change-quotes': planChangeQuotes,
   '0015-restriction-transitions': restrictionTransitions,
+  '0016-spend-cap-toggles': spendCapToggles,
 };

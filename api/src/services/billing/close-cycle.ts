@@ -3,6 +3,7 @@ import {
   invoiceTotal,
   nextCycle,
   projectedInvoiceLines,
+  spendCapCloseLines,
 } from '@meterline/domain';
 import { moveToFreeInstances } from './plan-change/apply-plan-change.ts';
 import type { Db } from '../../db/database.ts';
@@ -70,7 +71,11 @@ export async function closeCycle(
             usageBillingEnabled: subscription.scheduled_usage_billing_enabled ?? false,
           }
         : null;
-    const [planLine, ...usageLines] = projectedInvoiceLines(data.input);
+    // With the spend cap toggled this cycle, its capped overage is what the cap-off intervals bill
+    // and the turn-on invoices have not billed yet (product-decisions §10).
+    const [planLine, ...usageLines] = data.spendCap
+      ? spendCapCloseLines(data.input, data.spendCap)
+      : projectedInvoiceLines(data.input);
     const nextPlanLine = scheduled
       ? accruedInvoiceLines({
           ...data.input,

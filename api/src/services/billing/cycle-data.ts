@@ -1,5 +1,9 @@
 import {
+  addOverage,
   computeUpcomingInvoice,
+  spendCapUpcomingInvoice,
+  type CappedOverage,
+  type SpendCapLedger,
   computeMetricForSize,
   isActiveProject,
   rational,
@@ -41,6 +45,8 @@ export interface CycleData {
   usageRows: CycleUsageRow[];
   /** Usage of earlier cycles that arrived after they closed: billed with this cycle. */
   late: LateUsage;
+  /** The spend cap's history this cycle, when it was toggled (product-decisions §10); else null. */
+  spendCap: SpendCapLedger | null;
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -70,6 +76,14 @@ async function readCycleRows(db: Db, subject: CycleSubject) {
       .orderBy('started_at')
       .execute(),
     cycleUsage(db, organizationId, start).then((usage) => usage.map(exactUsage)),
+    db
+      .selectFrom('spend_cap_toggles')
+      .select(['at', 'cap_on', 'reading', 'billed'])
+      .where('organization_id', '=', organizationId)
+      .where('cycle_start', '=', start)
+      .orderBy('at')
+      .orderBy('id')
+      .execute(),
   ]);
   const late = subject.lateUsageSince
     ? await readLateUsage(db, organizationId, subject.lateUsageSince, start, rows[0])
@@ -134,7 +148,7 @@ export class CycleRowsCache {
     const key = `${subject.planId}|${subject.usageBillingEnabled}|${asOf}`;
     if (entry?.priced?.key === key) return entry.priced.invoice;
     const data = await loadCycleData(db, subject, new Date(asOf * 1000), rows);
-    const invoice = withLateUsage(computeUpcomingInvoice(data.input), data.late.lines);
+    const invoice = withLateUsage(cycleInvoiceOf(data), data.late.lines);
     if (entry) entry.priced = { key, invoice };
     return invoice;
   }
@@ -149,7 +163,8 @@ export async function loadCycleData(
 ): Promise<CycleData> {
   const { periodStart: start, periodEnd: end } = subject;
   const until = new Date(Math.min(Math.max(asOf.getTime(), start.getTime()), end.getTime()));
-  const [projects, resources, addons, usage, late] = rows ?? (await readCycleRows(db, subject));
+  const [projects, resources, addons, usage, toggles, late] =
+    rows ?? (await readCycleRows(db, subject));
   const refOf = new Map(projects.map((project) => [project.id, project.ref]));
   const nameOf = new Map(projects.map((project) => [project.id, project.name]));
   const billsCompute = subject.planId !== 'free';
@@ -250,7 +265,37 @@ export async function loadCycleData(
     projectCount: projects.length,
     usageRows: usage.map((row) => row.row),
     late,
+    spendCap: spendCapLedgerOf(subject, toggles),
   };
+}
+
+/**
+ * The cycle's spend-cap ledger from its toggles: the cap at the cycle's start (before the first toggle,
+ * which always flips it), each toggle with its reading, and what the turn-on invoices billed. Null when
+ * the cap was not toggled this cycle: the ordinary invoice is then exactly the engine's.
+ */
+function spendCapLedgerOf(
+  subject: CycleSubject,
+  toggles: readonly { at: Date; cap_on: boolean; reading: CappedOverage; billed: CappedOverage }[],
+): SpendCapLedger | null {
+  const first = toggles[0];
+  if (first === undefined) return null;
+  return {
+    timeline: {
+      period: { start: seconds(subject.periodStart), end: seconds(subject.periodEnd) },
+      capOnAtStart: !first.cap_on,
+      toggles: toggles.map((toggle) => ({ at: seconds(toggle.at), capOn: toggle.cap_on })),
+    },
+    readings: toggles.map((toggle) => ({ at: seconds(toggle.at), amounts: toggle.reading })),
+    billed: addOverage(toggles.map((toggle) => toggle.billed)),
+  };
+}
+
+/** The cycle's invoice at its `asOf`, the spend cap's toggles this cycle taken into account. */
+export function cycleInvoiceOf(data: CycleData): UpcomingInvoice {
+  return data.spendCap
+    ? spendCapUpcomingInvoice(data.input, data.spendCap)
+    : computeUpcomingInvoice(data.input);
 }
 
 function key(projectId: string, resource: string, metric: string): string {

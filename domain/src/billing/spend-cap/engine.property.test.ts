@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Cents } from '../../money/cents.ts';
 import type { UpcomingInvoiceInput } from '../invoice-input.ts';
 import type { QuotaMetric } from '../quotas.ts';
-import { computeUpcomingInvoice } from '../upcoming-invoice.ts';
+import {
+  computeUpcomingInvoice,
+  invoiceTotal,
+  projectedInvoiceLines,
+} from '../upcoming-invoice.ts';
 import {
   addOverage,
   offIntervalCharges,
@@ -17,7 +21,7 @@ import {
   type CappedOverage,
   type OverageReading,
 } from './overage-reading.ts';
-import { spendCapUpcomingInvoice } from './spend-cap-invoices.ts';
+import { spendCapCloseLines, spendCapUpcomingInvoice } from './spend-cap-invoices.ts';
 import type { SpendCapTimeline, SpendCapToggle } from './timeline.ts';
 
 const DAY = 86_400;
@@ -197,6 +201,33 @@ describe('spend cap engine properties', () => {
         const onAllAlong = { ...ledger, timeline: { ...ledger.timeline, capOnAtStart: true } };
         const capOn = computeUpcomingInvoice({ ...input, usageBillingEnabled: false });
         expect(spendCapUpcomingInvoice(input, onAllAlong)).toEqual(capOn);
+      }),
+    );
+  });
+
+  it('the close of a cycle with the cap off (or on) all along bills the ordinary close lines', () => {
+    fc.assert(
+      fc.property(cycle, fc.boolean(), ({ finalUsage }, capOnAllAlong) => {
+        const input: UpcomingInvoiceInput = {
+          planId: 'pro',
+          usageBillingEnabled: !capOnAllAlong,
+          period,
+          asOf: period.end,
+          projects: [{ ref: 'p1', name: 'One' }],
+          compute: [],
+          addons: [],
+          usage: finalUsage,
+        };
+        const ledger = {
+          timeline: { period, capOnAtStart: capOnAllAlong, toggles: [] },
+          readings: [],
+          billed: {},
+        };
+        const close = spendCapCloseLines(input, ledger);
+        expect(invoiceTotal(close)).toBe(invoiceTotal(projectedInvoiceLines(input)));
+        expect(close.map((line) => line.description)).toEqual(
+          projectedInvoiceLines(input).map((line) => line.description),
+        );
       }),
     );
   });

@@ -117,6 +117,30 @@ export function spendCapUpcomingInvoice(
   };
 }
 
+/**
+ * The lines that close a cycle whose spend cap was toggled: every line as the cap-on invoice projects it
+ * to the period's end (so no capped overage), plus the capped overage the cap-off intervals bill and no
+ * turn-on invoice billed yet, settled at the end. Other plans close with their ordinary lines.
+ */
+export function spendCapCloseLines(
+  input: UpcomingInvoiceInput,
+  ledger: SpendCapLedger,
+): UpcomingInvoiceLine[] {
+  if (input.planId !== 'pro') return projectedInvoiceLines(input);
+  const { timeline } = ledger;
+  const end = timeline.period.end;
+  const settled = settleSpendCapOverage({
+    timeline,
+    at: end,
+    readings: withReading(ledger.readings, cappedOverageReading(input.planId, end, input.usage)),
+    billed: ledger.billed,
+  });
+  return [
+    ...projectedInvoiceLines({ ...input, usageBillingEnabled: false }),
+    ...spendCapOverageLines(settled.amounts),
+  ];
+}
+
 /** The readings with `reading` in place of any other at the same moment. */
 function withReading(
   readings: readonly OverageReading[],

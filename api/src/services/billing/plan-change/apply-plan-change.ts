@@ -6,6 +6,7 @@ import { insertInvoice } from '../../../repositories/invoices.ts';
 import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
 import { lockSubscription } from '../../../repositories/subscriptions.ts';
 import { billingIdentity } from '../billing-identity.ts';
+import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
 import { newId } from '../ids.ts';
 import { nextInvoiceNumber } from '../invoice-number.ts';
 
@@ -49,6 +50,9 @@ export async function applyPlanChangeIn(
     .executeTakeFirstOrThrow();
   if (change.status === 'applied') return null;
   if (change.status !== 'pending') return REFUND_CHANGE_NOT_PENDING;
+  if (change.kind === 'spend_cap') {
+    return applySpendCapToggleIn(trx, change, wallNow, REFUND_SUBSCRIPTION_MOVED);
+  }
   const organizationId = change.organization_id;
   const subscription = await lockSubscription(trx, organizationId);
   const unchanged =

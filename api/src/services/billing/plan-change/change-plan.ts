@@ -8,6 +8,9 @@ import {
   planChangeRefusal,
   planChangeTiming,
   planIdOfTier,
+  spendCapRefusal,
+  spendCapToggledMessage,
+  spendCapToggleOf,
   PRORATION_DATE_MAX_AGE_SECONDS,
   PRORATION_DATE_STALE_MESSAGE,
   usageBillingEnabledForTier,
@@ -44,8 +47,14 @@ import { applyProfileUpdate } from '../../payments/settle-charge.ts';
 import { settleCharge } from '../../payments/refund-charge.ts';
 import { newId } from '../ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
-import { priceChange, pricedAgainst, type PricedChange } from './price-change.ts';
+import {
+  priceChange,
+  pricedAgainst,
+  type FrozenChange,
+  type PricedChange,
+} from './price-change.ts';
 import { findQuote, saveQuote } from './quotes.ts';
+import { priceSpendCapToggle } from '../spend-cap/price-toggle.ts';
 
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used for a different subscription change';
@@ -65,6 +74,30 @@ export interface PlanChangeDeps extends PaymentDeps {
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+async function spendCapRefusalFor(
+  deps: PlanChangeDeps,
+  organizationId: string,
+  subscription: SubscriptionState,
+  capOn: boolean,
+): Promise<void> {
+  const organization = await deps.db
+    .selectFrom('organizations')
+    .select(['slug', 'managed_by'])
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  const refusal = spendCapRefusal(
+    {
+      organization,
+      subscription,
+      projectUpdatesDisabled: deps.projectUpdatesDisabled,
+      // The route admits only members with billing write on subscriptions.
+      canUpdateSubscription: true,
+    },
+    capOn,
+  );
+  if (refusal) throw new HttpError(refusal.status, refusal.message);
+}
 
 async function refusalFor(
   deps: PlanChangeDeps,
@@ -128,14 +161,20 @@ export async function changePlan(
   if (existing) return resume(deps, existing, fingerprint);
 
   const subscription = await getSubscription(db, organizationId);
-  await refusalFor(deps, organizationId, subscription, body.tier);
   const target = planIdOfTier(body.tier);
-  if (target === 'free') {
-    const members = await deps.membersAtFreeLimit(db, organizationId);
-    if (members.length > 0) throw new HttpError(409, membersAtFreeLimitMessage(members));
-  }
-  if (planChangeTiming(subscription.billing_partner, subscription.plan_id, target) !== 'now') {
-    return schedule(deps, organizationId, body.tier);
+  // Pro to Pro with the other setting is the spend cap's toggle (§10), refused by its own rules.
+  const toggle = spendCapToggleOf(subscription, body.tier);
+  if (toggle) {
+    await spendCapRefusalFor(deps, organizationId, subscription, toggle.capOn);
+  } else {
+    await refusalFor(deps, organizationId, subscription, body.tier);
+    if (target === 'free') {
+      const members = await deps.membersAtFreeLimit(db, organizationId);
+      if (members.length > 0) throw new HttpError(409, membersAtFreeLimitMessage(members));
+    }
+    if (planChangeTiming(subscription.billing_partner, subscription.plan_id, target) !== 'now') {
+      return schedule(deps, organizationId, body.tier);
+    }
   }
 
   const now = seconds(clock.now());
@@ -153,7 +192,9 @@ export async function changePlan(
   // by the profile's own rules (400 naming the field), and on the invoice the change issues.
   const profileUpdate = await profileUpdateOf(db, organizationId, body);
   await settleExpiredChange(deps, organizationId);
-  const priced = await quotedOrPriced(deps, organizationId, subscription, body.tier, at);
+  const priced: FrozenChange = toggle
+    ? await priceSpendCapToggle(db, organizationId, subscription, toggle.capOn, at)
+    : await quotedOrPriced(deps, organizationId, subscription, body.tier, at);
 
   const claimed = await db.transaction().execute(async (trx) => {
     const locked = await lockSubscription(trx, organizationId);
@@ -216,13 +257,13 @@ export async function changePlan(
       attemptedAt: wallNow,
     });
     if (!charge) throw new Error(`Plan change ${key}: its charge key was taken`);
-    return { charge };
+    return { charge, change };
   });
   if ('twin' in claimed && claimed.twin) return resume(deps, claimed.twin, fingerprint);
-  if ('applied' in claimed) return applied(target);
-  if (!('charge' in claimed) || !claimed.charge) throw new Error('unreachable');
+  if ('applied' in claimed && claimed.applied) return applied(claimed.applied);
+  if (!('charge' in claimed) || !claimed.charge || !claimed.change) throw new Error('unreachable');
   const progress = await chargeAndSettle(deps, claimed.charge);
-  return answer(deps, claimed.charge.id, target, progress);
+  return answer(deps, claimed.charge.id, claimed.change, progress);
 }
 
 /**
@@ -274,7 +315,7 @@ async function insertChange(
     fingerprint: string;
     organizationId: string;
     userId: string;
-    priced: PricedChange;
+    priced: FrozenChange;
     paymentMethodId: string | null;
     profileUpdate: unknown;
     wallNow: Date;
@@ -298,7 +339,7 @@ async function insertChange(
       cycle_start: priced.cycle.start,
       cycle_end: priced.cycle.end,
       lines: JSON.stringify(priced.recordLines),
-      total_cents: priced.invoice.totalCents,
+      total_cents: priced.totalCents,
       credit_applied_cents: priced.creditAppliedCents,
       charge_today_cents: priced.chargeTodayCents,
       billed_usage: JSON.stringify(priced.billedUsage),
@@ -306,6 +347,9 @@ async function insertChange(
       payment_method_id: values.paymentMethodId,
       profile_update: values.profileUpdate === null ? null : JSON.stringify(values.profileUpdate),
       billed_via_partner: priced.billedViaPartner,
+      kind: priced.kind,
+      spend_cap_reading: priced.spendCap ? JSON.stringify(priced.spendCap.reading) : null,
+      spend_cap_billed: priced.spendCap ? JSON.stringify(priced.spendCap.billed) : null,
       created_by: values.userId,
       created_at: values.wallNow,
       expires_at: new Date(values.wallNow.getTime() + PENDING_CHANGE_TTL_SECONDS * 1000),
@@ -331,26 +375,35 @@ async function settleExpiredChange(deps: PlanChangeDeps, organizationId: string)
   if (charge) await refreshCharge(deps, charge);
 }
 
-function successMessage(target: string): string {
-  return `Subscription changed to the ${target} plan`;
+/** What a change that went through answers: the plan it moved to, or the spend cap's new setting. */
+interface ChangeOutcome {
+  kind: 'plan' | 'spend_cap';
+  to_plan: keyof typeof BILLING_PLANS;
+  to_usage_billing_enabled: boolean;
 }
 
-function applied(target: keyof typeof BILLING_PLANS): SubscriptionUpdateResponse {
+function successMessage(outcome: ChangeOutcome): string {
+  return outcome.kind === 'spend_cap'
+    ? spendCapToggledMessage(!outcome.to_usage_billing_enabled)
+    : `Subscription changed to the ${BILLING_PLANS[outcome.to_plan].name} plan`;
+}
+
+function applied(outcome: ChangeOutcome): SubscriptionUpdateResponse {
   return {
     status: 'applied',
     pending_payment_intent_secret: null,
     payment_intent_id: null,
-    message: successMessage(BILLING_PLANS[target].name),
+    message: successMessage(outcome),
   };
 }
 
 async function answer(
   deps: PlanChangeDeps,
   chargeId: string,
-  target: keyof typeof BILLING_PLANS,
+  outcome: ChangeOutcome,
   progress: ChargeProgress,
 ): Promise<SubscriptionUpdateResponse> {
-  if (progress.status === 'succeeded') return applied(target);
+  if (progress.status === 'succeeded') return applied(outcome);
   const charge = await deps.db
     .selectFrom('charges')
     .select('provider_ref')
@@ -378,7 +431,7 @@ async function resume(
   fingerprint: string,
 ): Promise<SubscriptionUpdateResponse> {
   if (change.request_fingerprint !== fingerprint) throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
-  if (change.status === 'applied') return applied(change.to_plan);
+  if (change.status === 'applied') return applied(change);
   const charge = await chargeOf(deps.db, change.id);
   if (change.status === 'expired') throw new HttpError(409, CHANGE_EXPIRED_MESSAGE);
   if (change.status === 'failed') {
@@ -389,7 +442,7 @@ async function resume(
   }
   if (!charge) throw new Error(`Plan change ${change.id} has no charge`);
   const progress = await resumeCharge(deps, charge);
-  return answer(deps, charge.id, change.to_plan, progress);
+  return answer(deps, charge.id, change, progress);
 }
 
 function chargeOf(db: Db, planChangeId: string): Promise<ChargeRow | undefined> {
@@ -432,7 +485,7 @@ export async function confirmChange(
     case 'applied':
       return {
         status: 200,
-        body: { status: 'applied', message: successMessage(BILLING_PLANS[change.to_plan].name) },
+        body: { status: 'applied', message: successMessage(change) },
       };
     case 'pending':
       return {

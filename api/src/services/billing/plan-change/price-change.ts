@@ -1,5 +1,4 @@
 import {
-  accruedInvoiceLines,
   addonsLostOnDowngrade,
   BILLING_PLANS,
   changeInvoice,
@@ -13,6 +12,7 @@ import {
   rational,
   usageBillingEnabledForTier,
   type AddonMetric,
+  type CappedOverage,
   type ChangeInvoice,
   type ComputeSize,
   type ProjectStatus,
@@ -26,31 +26,41 @@ import type { Db } from '../../../db/database.ts';
 import type { BilledUsageRow } from '../../../repositories/closed-cycles.ts';
 import type { SubscriptionState } from '../../../repositories/subscriptions.ts';
 import { describeSubscription } from '../describe-subscription.ts';
-import { loadCycleData } from '../cycle-data.ts';
+import { cycleInvoiceOf, loadCycleData } from '../cycle-data.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** A change priced at one moment: what the preview shows and what the change charges, to the cent. */
-export interface PricedChange {
+/**
+ * A change frozen with its charge in `plan_changes`: a plan change, or a toggle of the spend cap (the
+ * same plan, the other cap setting), priced at one moment.
+ */
+export interface FrozenChange {
+  kind: 'plan' | 'spend_cap';
   tier: Tier;
   from: { plan: PlanId; usageBillingEnabled: boolean };
   to: { plan: PlanId; usageBillingEnabled: boolean };
   /** The moment of the change, unix seconds (the preview's proration date). */
   at: number;
   cycle: { start: Date; end: Date };
-  invoice: ChangeInvoice;
-  /** The change invoice's lines as the invoice records them. */
+  /** The change invoice's lines as the invoice records them (none: no invoice). */
   recordLines: UpcomingInvoiceLine[];
+  totalCents: number;
   /** Partner-billed: the invoice is recorded here and billed by the partner; no card, no balance. */
   billedViaPartner: boolean;
   /** The customer's balance the change was priced against. */
   balanceCents: number;
   creditAppliedCents: number;
   chargeTodayCents: number;
-  balanceAfterCents: number;
   /** The ending cycle's roll-up rows as read: what the change invoice bills of them. */
   billedUsage: BilledUsageRow[];
   projects: { ref: string; name: string }[];
+  /** A toggle's overage reading at `at` and what its invoice bills, per capped metric. */
+  spendCap: { reading: CappedOverage; billed: CappedOverage } | null;
+}
+
+/** A plan change priced at one moment: what the preview shows and what the change charges, to the cent. */
+export interface PricedChange extends FrozenChange {
+  invoice: ChangeInvoice;
   preview: SubscriptionPreview;
 }
 
@@ -89,7 +99,7 @@ export async function priceChange(
     new Date(at * 1000),
   );
   // The upcoming invoice's lines at `at`, without its plan line (always the first: fees in advance).
-  const usageLines = accruedInvoiceLines(data.input).slice(1);
+  const usageLines = cycleInvoiceOf(data).lines.slice(1);
   const billedViaPartner = subscription.billing_via_partner;
   const invoice = changeInvoice({
     from: from.plan,
@@ -179,6 +189,7 @@ export async function priceChange(
         : [],
   };
   return {
+    kind: 'plan',
     tier,
     from,
     to,
@@ -186,11 +197,12 @@ export async function priceChange(
     cycle,
     invoice,
     recordLines,
+    totalCents: invoice.totalCents,
+    spendCap: null,
     billedViaPartner,
     balanceCents: subscription.customer_balance_cents,
     creditAppliedCents: creditApplied,
     chargeTodayCents: chargeToday,
-    balanceAfterCents: balanceAfter,
     billedUsage: data.usageRows.map((row) => ({ ...row, cycle_start: cycle.start })),
     projects: projectList,
     preview,

@@ -1,0 +1,113 @@
+import type { UpcomingInvoiceLine } from '@meterline/domain';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../db/database.ts';
+import type { PlanChangesTable } from '../../../db/schema.ts';
+import { insertInvoice } from '../../../repositories/invoices.ts';
+import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
+import { lockSubscription } from '../../../repositories/subscriptions.ts';
+import { billingIdentity } from '../billing-identity.ts';
+import { newId } from '../ids.ts';
+import { nextInvoiceNumber } from '../invoice-number.ts';
+import { observeRestriction } from '../restrictions.ts';
+
+/**
+ * Applies a priced toggle of the spend cap (product-decisions §10) in the caller's transaction: the one
+ * that records its payment as succeeded, or the request's own when nothing was due. Turning the cap on
+ * issues its invoice for the overage accrued while it was off (paid by the card or the balance; none
+ * when nothing accrued); either way the toggle is recorded with its reading and what it billed, the
+ * subscription's setting flips (the cycle does not move) and, turning it off, a usage restriction is
+ * lifted. `subscriptionMoved` is the reason answered when the subscription is no longer the one the
+ * toggle was priced against: nothing changes then, so money taken for it is refunded.
+ */
+export async function applySpendCapToggleIn(
+  trx: Db,
+  change: Selectable<PlanChangesTable>,
+  wallNow: Date,
+  subscriptionMoved: string,
+): Promise<string | null> {
+  const organizationId = change.organization_id;
+  const subscription = await lockSubscription(trx, organizationId);
+  const total = Number(change.total_cents);
+  const creditApplied = Number(change.credit_applied_cents);
+  const unchanged =
+    subscription.plan_id === change.from_plan &&
+    subscription.usage_billing_enabled === change.from_usage_billing_enabled &&
+    subscription.current_period_start.getTime() === change.cycle_start.getTime() &&
+    subscription.current_period_end.getTime() === change.cycle_end.getTime() &&
+    (change.billed_via_partner || subscription.customer_balance_cents >= creditApplied);
+  if (!unchanged) {
+    await trx
+      .updateTable('plan_changes')
+      .set({ status: 'failed', resolved_at: wallNow, failure_message: subscriptionMoved })
+      .where('id', '=', change.id)
+      .where('status', '=', 'pending')
+      .execute();
+    return subscriptionMoved;
+  }
+
+  const at = change.changed_at;
+  const lines = change.lines as UpcomingInvoiceLine[];
+  let invoiceId: string | null = null;
+  if (lines.length > 0) {
+    invoiceId = newId('in');
+    const { number, sequence } = await nextInvoiceNumber(trx, organizationId);
+    await insertInvoice(trx, {
+      kind: 'spend_cap',
+      id: invoiceId,
+      organizationId,
+      number,
+      sequence,
+      status: 'paid',
+      periodStart: change.cycle_start,
+      periodEnd: at,
+      subtotalCents: total,
+      creditAppliedCents: creditApplied,
+      amountDueCents: Math.max(0, total - creditApplied),
+      nextPaymentAttemptAt: null,
+      ...(await billingIdentity(trx, organizationId)),
+      planId: change.to_plan,
+      finalizedAt: at,
+      lines,
+    });
+    await trx
+      .updateTable('invoices')
+      .set({ billed_via_partner: change.billed_via_partner, paid_at: wallNow })
+      .where('id', '=', invoiceId)
+      .execute();
+  }
+
+  await trx
+    .updateTable('subscriptions')
+    .set((eb) => ({
+      usage_billing_enabled: change.to_usage_billing_enabled,
+      customer_balance_cents: eb('customer_balance_cents', '-', creditApplied),
+      billing_version: eb('billing_version', '+', 1),
+    }))
+    .where('organization_id', '=', organizationId)
+    .execute();
+  await trx
+    .insertInto('spend_cap_toggles')
+    .values({
+      organization_id: organizationId,
+      cycle_start: change.cycle_start,
+      at,
+      cap_on: !change.to_usage_billing_enabled,
+      reading: JSON.stringify(change.spend_cap_reading ?? {}),
+      billed: JSON.stringify(change.spend_cap_billed ?? {}),
+      plan_change_id: change.id,
+    })
+    .execute();
+  if (change.payment_method_id && change.charge_today_cents > 0) {
+    await makeDefaultPaymentMethod(trx, organizationId, change.payment_method_id);
+  }
+  // Usage beyond the quota is billed from now on, not limited: a usage restriction has no ground.
+  if (change.to_usage_billing_enabled) {
+    await observeRestriction(trx, organizationId, { kind: 'spend_cap_turned_off' }, wallNow);
+  }
+  await trx
+    .updateTable('plan_changes')
+    .set({ status: 'applied', invoice_id: invoiceId, resolved_at: wallNow })
+    .where('id', '=', change.id)
+    .execute();
+  return null;
+}
