@@ -9,6 +9,8 @@ import {
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
+import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
+import { newId } from '../src/services/billing/ids.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { CARDS, addCard, organizationIdOf } from './support/payments.ts';
@@ -43,11 +45,17 @@ describe.each(testDatabases())('the spend cap toggle (%s)', (database) => {
   afterAll(() => server.close());
 
   const later = (seconds: number) => clock.set(new Date(clock.now().getTime() + seconds * 1000));
-  const toggle = (slug: string, tier: 'tier_pro' | 'tier_payg', key: string, client = owner) =>
+  const toggle = (
+    slug: string,
+    tier: 'tier_pro' | 'tier_payg',
+    key: string,
+    client = owner,
+    paymentMethod?: string,
+  ) =>
     client.request<SubscriptionUpdateResponse & { message: string }>(
       'PUT',
       `${base(slug)}/subscription`,
-      { tier },
+      paymentMethod ? { tier, payment_method: paymentMethod } : { tier },
       { 'Idempotency-Key': key },
     );
   const upcoming = async (slug: string) =>
@@ -99,7 +107,36 @@ describe.each(testDatabases())('the spend cap toggle (%s)', (database) => {
   });
 
   it('payg-co: turning the cap on invoices exactly the overage shown, once; turning it off moves no total; the close bills only what came after', async () => {
-    await addCard(owner, 'payg-co', CARDS.visa);
+    // Payment before change: a declined card leaves the cap off, with no invoice and no toggle.
+    // The simulator's declining card, saved as an older card would be (it declines every charge).
+    const card = await server.gateway.createCard({
+      number: CARDS.declined,
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 2,
+      cvc: '123',
+    });
+    const declining = newId('pm');
+    await insertPaymentMethod(server.database.db, {
+      id: declining,
+      organizationId: await organizationIdOf(server.database.db, 'payg-co'),
+      provider: server.gateway.provider,
+      providerPaymentMethodId: card.providerPaymentMethodId,
+      brand: card.brand,
+      last4: card.last4,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      isDefault: false,
+    });
+    const declined = await toggle('payg-co', 'tier_pro', 'cap-on-declined', owner, declining);
+    expect(declined.status).toBe(402);
+    expect((await subscription('payg-co')).usage_billing_enabled).toBe(true);
+    const toggles = await server.database.db
+      .selectFrom('spend_cap_toggles')
+      .select('id')
+      .where('organization_id', '=', await organizationIdOf(server.database.db, 'payg-co'))
+      .execute();
+    expect(toggles).toEqual([]);
+    const visa = await addCard(owner, 'payg-co', CARDS.visa);
     const before = await upcoming('payg-co');
     const overage = cappedLines(before.lines);
     expect(overage.length).toBeGreaterThan(0);
@@ -109,7 +146,7 @@ describe.each(testDatabases())('the spend cap toggle (%s)', (database) => {
     const cycleBefore = await subscription('payg-co');
 
     later(10);
-    const on = await toggle('payg-co', 'tier_pro', 'cap-on-1');
+    const on = await toggle('payg-co', 'tier_pro', 'cap-on-1', owner, visa);
     expect(on.status).toBe(200);
     expect(on.body).toMatchObject({ status: 'applied', message: 'Successfully enabled spend cap' });
     const afterOn = await subscription('payg-co');
@@ -134,13 +171,17 @@ describe.each(testDatabases())('the spend cap toggle (%s)', (database) => {
       .select(['status', 'amount_cents'])
       .where('organization_id', '=', organizationId)
       .where('purpose', '=', 'plan_change')
+      .orderBy('created_at')
       .execute();
     expect(charges.map((charge) => [charge.status, Number(charge.amount_cents)])).toEqual([
+      ['failed', overageTotal - Math.min(balance, overageTotal)],
       ['succeeded', overageTotal - Math.min(balance, overageTotal)],
     ]);
     // The upcoming invoice has no capped overage any more; the same key again charges nothing more.
     expect(cappedLines((await upcoming('payg-co')).lines)).toEqual([]);
-    expect((await toggle('payg-co', 'tier_pro', 'cap-on-1')).body.status).toBe('applied');
+    expect((await toggle('payg-co', 'tier_pro', 'cap-on-1', owner, visa)).body.status).toBe(
+      'applied',
+    );
     expect(await invoices('payg-co')).toHaveLength(invoicesBefore + 1);
 
     // With the cap on, usage beyond the quota is not billed.
