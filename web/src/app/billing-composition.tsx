@@ -6,6 +6,7 @@ import { ScheduledChangeNotice } from '../features/downgrade-flow/scheduled-chan
 import { BillingPage } from '../features/billing/billing-page';
 import { useBillingPanel } from '../features/billing/use-billing-panel';
 import { PlanPanel } from '../features/plan-panel/plan-panel';
+import { SpendCapPanel } from '../features/spend-cap-panel/spend-cap-panel';
 import { UpgradeDialog } from '../features/upgrade-dialog/upgrade-dialog';
 import { UpgradeSurveyDialog } from '../features/upgrade-survey/upgrade-survey-dialog';
 import { useOrganizationRole, useProfile } from '../session/profile-context';
@@ -26,7 +27,8 @@ export interface DowngradeFlowSlotProps {
 export type RenderDowngradeFlow = (props: DowngradeFlowSlotProps) => ReactNode;
 
 /**
- * /org/:slug/billing with the plan changes around it: the plan panel opened by `?panel=subscriptionPlan`;
+ * /org/:slug/billing with the plan changes around it: the plan panel opened by `?panel=subscriptionPlan`
+ * and the spend cap panel by `?panel=costControl`;
  * "Upgrade to X" opens the upgrade dialog, whose success closes the panel and opens the upgrade survey;
  * "Downgrade to X" hands the target to `renderDowngradeFlow`.
  */
@@ -108,7 +110,8 @@ function PlanChanges({
   role: Role | null;
   renderDowngradeFlow?: RenderDowngradeFlow;
 }) {
-  const { panel, closePanel } = useBillingPanel();
+  const { panel, openPanel, closePanel } = useBillingPanel();
+  const profile = useProfile();
   const [upgradeTarget, setUpgradeTarget] = useState<PlanId | null>(null);
   const [downgradeTarget, setDowngradeTarget] = useState<PlanId | null>(null);
   const [survey, setSurvey] = useState<{ from: PlanId; to: PlanId } | null>(null);
@@ -124,6 +127,16 @@ function PlanChanges({
         }}
         onUpgrade={setUpgradeTarget}
         onDowngrade={setDowngradeTarget}
+      />
+      <SpendCapPanel
+        organization={organization}
+        role={role}
+        projectUpdatesDisabled={profile.project_updates_disabled}
+        open={panel === 'costControl'}
+        onOpenChange={(open) => {
+          if (!open) closePanel();
+        }}
+        onUpgradePlan={() => openPanel('subscriptionPlan')}
       />
       <UpgradeDialog
         organization={organization}

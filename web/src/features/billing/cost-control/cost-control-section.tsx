@@ -1,9 +1,4 @@
-import {
-  effectiveManagedBy,
-  isSpendCapOn,
-  type Organization,
-  type PlanId,
-} from '@meterline/domain';
+import { isSpendCapOn, spendCapBlocker } from '@meterline/domain';
 import { Gauge } from 'lucide-react';
 import { useProfile } from '../../../session/profile-context';
 import { ErrorState } from '../../../components/error-state';
@@ -11,25 +6,7 @@ import { Badge } from '../../../components/ui/badge';
 import { LoadingRegion, Skeleton } from '../../../components/ui/skeleton';
 import { useSubscriptionQuery } from '../../../data/subscription-query';
 import { BillingSection, type BillingSectionProps } from '../billing-section';
-import { CHANGES_DISABLED_TOOLTIP } from '../subscription/change-plan-button';
 import { PanelLinkButton } from '../panel-link-button';
-
-export const SPEND_CAP_PLAN_TOOLTIP =
-  'Team and Enterprise plans bill usage beyond the included quota: their spend cap is always off.';
-export const SPEND_CAP_MARKETPLACE_TOOLTIP =
-  'The spend cap is not available for organizations billed through AWS Marketplace.';
-
-/** Why "Change spend cap" is disabled, by the spec's rules; null when it is enabled. */
-export function spendCapBlocker(
-  organization: Pick<Organization, 'slug' | 'managed_by'>,
-  planId: PlanId,
-  projectUpdatesDisabled: boolean,
-): string | null {
-  if (projectUpdatesDisabled) return CHANGES_DISABLED_TOOLTIP;
-  if (effectiveManagedBy(organization) === 'aws-marketplace') return SPEND_CAP_MARKETPLACE_TOOLTIP;
-  if (planId === 'team' || planId === 'enterprise') return SPEND_CAP_PLAN_TOOLTIP;
-  return null;
-}
 
 function CostControlContent({ organization }: Pick<BillingSectionProps, 'organization'>) {
   const profile = useProfile();
@@ -56,7 +33,17 @@ function CostControlContent({ organization }: Pick<BillingSectionProps, 'organiz
   }
   const { plan, usage_billing_enabled: usageBillingEnabled } = subscription.data;
   const capOn = isSpendCapOn(plan.id, usageBillingEnabled);
-  const blocker = spendCapBlocker(organization, plan.id, profile.project_updates_disabled);
+  // The spec's rules (§5), once in the domain: the panel's confirm and the server say the same.
+  const blocker = spendCapBlocker({
+    organization,
+    subscription: {
+      plan_id: plan.id,
+      usage_billing_enabled: usageBillingEnabled,
+      billing_partner: subscription.data.billing_partner,
+    },
+    projectUpdatesDisabled: profile.project_updates_disabled,
+    canUpdateSubscription: true,
+  });
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="flex min-w-0 items-start gap-3">
