@@ -13,6 +13,7 @@ import * as accessChangedNotice from './0011-access-changed-notice.ts';
 import * as planChanges from './0012-plan-changes.ts';
 import * as surveyResponses from './0013-survey-responses.ts';
 import * as planChangeQuotes from './0014-plan-change-quotes.ts';
+import * as platformFields from './0015-platform-fields.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-plan-changes': planChanges,
   '0013-survey-responses': surveyResponses,
   '0014-plan-change-quotes': planChangeQuotes,
+  '0015-platform-fields': platformFields,
 };
