@@ -35,6 +35,9 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
         billing_name: 'Acme Pro Inc.',
         address: DUBLIN,
         additional_emails: ['finance@acme.example.com', 'cto@acme.example.com'],
+        email: 'billing@acme.example.com',
+        balance: 5000,
+        billing_via_partner: false,
       });
     });
 
@@ -43,6 +46,9 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
         billing_name: null,
         address: null,
         additional_emails: [],
+        email: 'billing@acme-free.example.com',
+        balance: 0,
+        billing_via_partner: false,
       });
     });
 
@@ -92,8 +98,15 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
       const body = { billing_name: `Acme Team (${user})`, address: BERLIN };
       const response = await as(user).request('PUT', path, body);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ ...body, additional_emails: [] });
-      expect(await profile(path)).toEqual({ ...body, additional_emails: [] });
+      const expected = {
+        ...body,
+        additional_emails: [],
+        email: 'billing@acme-team.example.com',
+        balance: 0,
+        billing_via_partner: false,
+      };
+      expect(response.body).toEqual(expected);
+      expect(await profile(path)).toEqual(expected);
     });
 
     it.each(['PUT', 'PATCH'])(
@@ -202,6 +215,11 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
 
   describe('what is stored', () => {
     const path = '/platform/organizations/payg-co/customer';
+    const PAYG_CUSTOMER = {
+      email: 'billing@payg-co.example.com',
+      balance: 0,
+      billing_via_partner: false,
+    };
 
     it('trims every field, upper-cases the country and leaves empty optional fields out', async () => {
       const response = await as('owner').request('PUT', path, {
@@ -213,6 +231,7 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
         billing_name: 'PAYG Company',
         address: BERLIN,
         additional_emails: [],
+        ...PAYG_CUSTOMER,
       });
     });
 
@@ -247,6 +266,7 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
         billing_name: 'PAYG Patched',
         address: DUBLIN,
         additional_emails: [],
+        ...PAYG_CUSTOMER,
       });
     });
   });

@@ -30,8 +30,22 @@ if (!signIn.ok) throw new Error('sign-in failed');
 const org = (slug) => `/platform/organizations/${slug}`;
 const day = (s) => new Date(s * 1000).toISOString().slice(0, 10);
 
-for (const slug of ['payg-co', 'grace-co', 'limits-co', 'fairuse-co', 'restricted-co']) {
+for (const slug of [
+  'acme-pro',
+  'acme-free',
+  'aws-co',
+  'fly-co',
+  'vercel_icfg_demo123',
+  'payg-co',
+  'grace-co',
+  'limits-co',
+  'fairuse-co',
+  'restricted-co',
+]) {
   save(`organization-${slug}`, await json(org(slug)));
+}
+for (const slug of ['acme-pro', 'acme-free']) {
+  save(`customer-${slug}`, await json(`${org(slug)}/customer`));
 }
 for (const slug of ['acme-pro', 'payg-co', 'acme-free', 'grace-co', 'limits-co', 'aws-co']) {
   save(`subscription-${slug}`, await json(`${org(slug)}/billing/subscription`));

@@ -164,6 +164,7 @@ export interface UsageDailyTable {
 }
 
 export interface PaymentMethodsTable {
+  has_address: ColumnType<boolean, boolean | undefined, boolean>;
   id: string;
   organization_id: string;
   provider: string;
@@ -218,6 +219,11 @@ export interface InvoiceLinesTable {
   usage_original: ColumnType<string | null, string | number | null, string | number | null>;
   metadata: ColumnType<unknown, string, string>;
   breakdown: ColumnType<unknown, string, string>;
+  /** Null on lines recorded before migration 0017. */
+  quantity: ColumnType<string | null, string | number | null, string | number | null>;
+  unit_price: ColumnType<string | null, string | number | null, string | number | null>;
+  proration: ColumnType<boolean, boolean | undefined, boolean>;
+  usage_based: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type ChargeStatus = 'pending' | 'succeeded' | 'failed' | 'requires_action';

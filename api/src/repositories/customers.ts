@@ -12,8 +12,12 @@ export async function getCustomerProfile(db: Db, organizationId: string): Promis
   const row = await db
     .selectFrom('organizations')
     .leftJoin('billing_customers', 'billing_customers.organization_id', 'organizations.id')
+    .innerJoin('subscriptions', 'subscriptions.organization_id', 'organizations.id')
     .select([
       'organizations.additional_billing_emails',
+      'organizations.billing_email',
+      'subscriptions.customer_balance_cents',
+      'subscriptions.billing_via_partner',
       'billing_customers.billing_name',
       'billing_customers.address_line1',
       'billing_customers.address_line2',
@@ -40,6 +44,9 @@ export async function getCustomerProfile(db: Db, organizationId: string): Promis
     billing_name: row.billing_name ?? null,
     address,
     additional_emails: row.additional_billing_emails,
+    email: row.billing_email,
+    balance: row.customer_balance_cents,
+    billing_via_partner: row.billing_via_partner,
   };
 }
 

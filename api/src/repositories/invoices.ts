@@ -2,6 +2,7 @@ import type { InvoiceDetail, Invoice, UpcomingInvoiceLine } from '@meterline/dom
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { InvoiceStatus } from '../db/schema.ts';
+import { subscriptionId } from './subscriptions.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -70,6 +71,10 @@ export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<void> 
         usage_original: line.usage_original,
         metadata: JSON.stringify(line.metadata),
         breakdown: JSON.stringify(line.breakdown),
+        quantity: line.quantity,
+        unit_price: line.unit_price,
+        proration: line.proration,
+        usage_based: line.usage_based,
       })),
     )
     .execute();
@@ -147,7 +152,11 @@ export function invoicePdfPath(slug: string, invoiceId: string): string {
   return `/platform/organizations/${slug}/billing/invoices/${invoiceId}/pdf`;
 }
 
-function toInvoice(row: Omit<InvoiceRow, 'plan_id'>, slug: string): Invoice {
+function toInvoice(
+  row: Omit<InvoiceRow, 'plan_id'>,
+  owner: { slug: string; organizationId: string },
+): Invoice {
+  const { slug } = owner;
   return {
     id: row.id,
     number: row.number,
@@ -160,6 +169,7 @@ function toInvoice(row: Omit<InvoiceRow, 'plan_id'>, slug: string): Invoice {
     payment_attempted: row.payment_attempted,
     invoice_pdf: invoicePdfPath(slug, row.id),
     created_at: seconds(row.created_at),
+    subscription: subscriptionId(owner.organizationId),
   };
 }
 
@@ -210,7 +220,7 @@ export async function listInvoices(
           amount_due_cents: row.amount_due_cents ?? 0,
           payment_attempted: row.payment_attempted ?? false,
         },
-        slug,
+        { slug, organizationId },
       ),
     );
   }
@@ -237,7 +247,7 @@ export async function findInvoice(
     .orderBy('position')
     .execute();
   return {
-    ...toInvoice(row, slug),
+    ...toInvoice(row, { slug, organizationId }),
     lines: lines.map((line) => ({
       description: line.description,
       amount: line.amount_cents,
@@ -247,6 +257,10 @@ export async function findInvoice(
       usage_original: line.usage_original === null ? null : Number(line.usage_original),
       metadata: line.metadata as UpcomingInvoiceLine['metadata'],
       breakdown: line.breakdown as UpcomingInvoiceLine['breakdown'],
+      proration: line.proration,
+      quantity: line.quantity === null ? null : Number(line.quantity),
+      unit_price: line.unit_price === null ? null : Number(line.unit_price),
+      usage_based: line.usage_based,
     })),
     credit_applied: row.credit_applied_cents,
     amount_paid: row.amount_paid_cents,

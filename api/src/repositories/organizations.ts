@@ -77,6 +77,7 @@ export async function getOrganization(db: Db, organizationId: string): Promise<O
       'subscriptions.plan_id',
       'subscriptions.billing_via_partner',
       'subscriptions.billing_partner',
+      'subscriptions.usage_billing_enabled',
     ])
     .where('organizations.id', '=', organizationId)
     .executeTakeFirstOrThrow();
@@ -91,6 +92,7 @@ export async function getOrganization(db: Db, organizationId: string): Promise<O
     plan: { id: row.plan_id, name: PLAN_NAMES[row.plan_id] },
     billing_via_partner: row.billing_via_partner,
     billing_partner: row.billing_partner,
+    usage_billing_enabled: row.usage_billing_enabled,
     restriction_status: row.restriction_status,
     restriction_data: row.restriction_data,
     has_oriole_project: row.has_oriole_project,

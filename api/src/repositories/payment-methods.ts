@@ -21,6 +21,8 @@ export async function insertPaymentMethod(
     last4: string;
     expMonth: number;
     expYear: number;
+    /** The provider holds a billing address for the card; none when not said. */
+    hasAddress?: boolean;
     isDefault: boolean;
     createdAt?: Date;
   },
@@ -44,6 +46,7 @@ export async function insertPaymentMethod(
       last4: method.last4,
       exp_month: method.expMonth,
       exp_year: method.expYear,
+      has_address: method.hasAddress ?? false,
       is_default: method.isDefault,
       ...(method.createdAt ? { created_at: method.createdAt } : {}),
     })
@@ -57,6 +60,8 @@ type MethodRow = {
   last4: string;
   exp_month: number;
   exp_year: number;
+  has_address: boolean;
+  created_at: Date;
 };
 
 export function toPaymentMethod(row: MethodRow): PaymentMethod {
@@ -64,10 +69,22 @@ export function toPaymentMethod(row: MethodRow): PaymentMethod {
     id: row.id,
     is_default: row.is_default,
     card: { brand: row.brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year },
+    type: 'card',
+    created: Math.floor(row.created_at.getTime() / 1000),
+    has_address: row.has_address,
   };
 }
 
-const COLUMNS = ['id', 'is_default', 'brand', 'last4', 'exp_month', 'exp_year'] as const;
+const COLUMNS = [
+  'id',
+  'is_default',
+  'brand',
+  'last4',
+  'exp_month',
+  'exp_year',
+  'has_address',
+  'created_at',
+] as const;
 
 /** The organization's cards, oldest first, and which one is the default. */
 export async function listPaymentMethods(db: Db, organizationId: string): Promise<PaymentMethods> {

@@ -62,3 +62,11 @@ export function listProjectAddonsNow(db: Db, organizationId: string, at: Date) {
     .orderBy('projects.ref')
     .execute();
 }
+
+/**
+ * An organization has one subscription for its whole life (its row is keyed by the organization), so the
+ * subscription's id is the organization's, prefixed: stable across plan changes, and never reused.
+ */
+export function subscriptionId(organizationId: string): string {
+  return `sub_${organizationId.replaceAll('-', '')}`;
+}

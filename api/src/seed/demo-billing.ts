@@ -57,6 +57,7 @@ async function addCard(
     last4: card.last4,
     expMonth: card.expMonth,
     expYear: card.expYear,
+    hasAddress: card.hasAddress,
     isDefault,
     createdAt: new Date(context.now * 1000),
   });

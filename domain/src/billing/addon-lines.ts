@@ -45,12 +45,18 @@ function addonLine(
     hours: entry.hours,
   }));
   const amount = roundHalfUp(Q.sum(shares.map((share) => share.weight)));
+  const hours = Q.sum(entries.map((entry) => entry.hours));
+  // Priced per month, so counted in months: a project's hours over the hours of the cycle.
+  const prices = new Set(entries.map((entry) => monthly(entry.projectRef)));
+  const [onlyPrice] = prices;
   return invoiceLine({
     description: addon.name,
     amount,
     unitPriceDesc: priceDescription(addon),
     usageMetric: addon.metric,
-    usageOriginal: Q.toNumber(Q.sum(entries.map((entry) => entry.hours)), QUANTITY_DECIMALS),
+    usageOriginal: Q.toNumber(hours, QUANTITY_DECIMALS),
+    quantity: Q.divide(hours, cycleHours(window.period)),
+    unitPrice: prices.size === 1 && onlyPrice !== undefined ? Q.rational(onlyPrice) : null,
     breakdown: breakdownOf(amount, shares, window.projects),
   });
 }

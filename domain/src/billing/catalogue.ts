@@ -5,6 +5,7 @@ import { USAGE_METRIC_DEFINITIONS } from './metrics.ts';
 import { QUOTA_DEFINITIONS } from './quotas.ts';
 
 export * from './addons.ts';
+export * from './addon-variants.ts';
 export * from './billing-plans.ts';
 export * from './compute.ts';
 export * from './metrics.ts';

@@ -1,6 +1,7 @@
 import type { Cents } from '../money/cents.ts';
 import { sumCents } from '../money/cents.ts';
 import { formatCents } from '../money/format-cents.ts';
+import * as Q from '../money/rational.ts';
 import { BILLING_PLANS } from './billing-plans.ts';
 import type { BillingWindow } from './invoice-input.ts';
 import { invoiceLine } from './invoice-line.ts';
@@ -32,5 +33,8 @@ export function computeCreditsLine(
     unitPriceDesc: `${formatCents(credits)} per month`,
     usageMetric: null,
     usageOriginal: null,
+    // One month's credits; what they cover is capped by the compute billed, so no unit price makes it.
+    quantity: Q.rational(1),
+    unitPrice: null,
   });
 }

@@ -37,6 +37,8 @@ function computeLine(
     unitPriceDesc: `${formatPriceDollars(hourly)} per hour`,
     usageMetric: metric,
     usageOriginal: Q.toNumber(hours, QUANTITY_DECIMALS),
+    quantity: hours,
+    unitPrice: priceRational(hourly),
     isBranch: kind === 'branch',
     isReadReplica: kind === 'read_replica',
     breakdown: breakdownOf(amount, shares, window.projects),

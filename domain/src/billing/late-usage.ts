@@ -16,7 +16,7 @@ import {
 import { invoiceLine } from './invoice-line.ts';
 import { overageLines } from './overage-lines.ts';
 import { isQuotaMetric, type QuotaMetric } from './quotas.ts';
-import type { UpcomingInvoice, UpcomingInvoiceLine } from './schemas.ts';
+import type { PricedInvoice, UpcomingInvoiceLine } from './schemas.ts';
 
 /** The rules a closed cycle was billed by: they price whatever of its usage arrives after the close. */
 export interface ClosedCycleTerms {
@@ -119,6 +119,9 @@ export function lateUsageLines(
         usageMetric: line.usage_metric,
         usageOriginal:
           quantityOf(after, line) === null ? null : Q.toNumber(late, QUANTITY_DECIMALS),
+        // What the line bills now less what was billed, in the line's own unit and at its price.
+        quantity: Q.subtract(lineQuantity(now), lineQuantity(then)),
+        unitPrice: line.unit_price === null ? null : Q.rationalFromNumber(line.unit_price),
         isBranch: line.metadata.is_branch,
         isReadReplica: line.metadata.is_read_replica,
       }),
@@ -126,14 +129,19 @@ export function lateUsageLines(
   });
 }
 
+function lineQuantity(line: UpcomingInvoiceLine | undefined): Q.Rational {
+  return line ? Q.rationalFromNumber(line.quantity) : Q.ZERO;
+}
+
 /** The upcoming invoice with the late usage it will also bill: its own lines, in both totals. */
-export function withLateUsage(
-  invoice: UpcomingInvoice,
+export function withLateUsage<Invoice extends PricedInvoice>(
+  invoice: Invoice,
   late: readonly UpcomingInvoiceLine[],
-): UpcomingInvoice {
+): Invoice {
   if (late.length === 0) return invoice;
   const extra = sumCents(late.map((line) => line.amount));
   return {
+    ...invoice,
     lines: [...invoice.lines, ...late],
     amount_total: invoice.amount_total + extra,
     amount_projected: invoice.amount_projected + extra,

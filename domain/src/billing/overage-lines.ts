@@ -4,9 +4,16 @@ import { cycleHours, type BillingWindow } from './invoice-input.ts';
 import { invoiceLine } from './invoice-line.ts';
 import { USAGE_METRIC_DEFINITIONS } from './metrics.ts';
 import { overageOf, type QuotaContext } from './overage.ts';
-import { QUOTA_DEFINITIONS, QUOTA_METRICS } from './quotas.ts';
+import { QUOTA_DEFINITIONS, QUOTA_METRICS, type QuotaMetric } from './quotas.ts';
 import type { UpcomingInvoiceLine } from './schemas.ts';
-import { formatPriceDollars } from './unit-price.ts';
+import { formatPriceDollars, priceRational } from './unit-price.ts';
+
+/** "$0.09 per GB": the overage price as lines and usage records state it. */
+export function overagePriceDescription(metric: QuotaMetric): string {
+  const definition = QUOTA_DEFINITIONS[metric];
+  const price = formatPriceDollars(definition.price, definition.priceUnit.units);
+  return `${price} ${definition.priceUnit.label}`;
+}
 
 export function quotaContextOf(window: BillingWindow): QuotaContext {
   return { projectCount: window.projects.length, cycleHours: cycleHours(window.period) };
@@ -24,7 +31,6 @@ export function overageLines(window: BillingWindow): UpcomingInvoiceLine[] {
     const result = overageOf(window.planId, window.usageBillingEnabled, metric, usage, context);
     if (result.cents === 0) return [];
     const definition = QUOTA_DEFINITIONS[metric];
-    const price = formatPriceDollars(definition.price, definition.priceUnit.units);
     const shares = window.usageByProject
       .filter((entry) => entry.metric === metric)
       .map((entry) => ({
@@ -38,9 +44,15 @@ export function overageLines(window: BillingWindow): UpcomingInvoiceLine[] {
       invoiceLine({
         description: USAGE_METRIC_DEFINITIONS[metric].name,
         amount: result.cents,
-        unitPriceDesc: `${price} ${definition.priceUnit.label}`,
+        unitPriceDesc: overagePriceDescription(metric),
         usageMetric: metric,
         usageOriginal: Q.toNumber(usage, QUANTITY_DECIMALS),
+        // The overage beyond the quota, counted in the unit the price is stated for (GB, million).
+        quantity: Q.divide(result.overage, Q.rational(definition.priceUnit.units)),
+        unitPrice: Q.multiply(
+          priceRational(definition.price),
+          Q.rational(definition.priceUnit.units),
+        ),
         breakdown: hasShares ? breakdownOf(result.cents, shares, window.projects) : [],
       }),
     ];

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { addMonthsClamped } from '../calendar/billing-cycle.ts';
 import type { PlanId } from '../organization/plans.ts';
 import { BILLING_PLANS } from './billing-plans.ts';
-import { changeInvoice, monthlyInvoiceEstimate, PlanChangeError } from './plan-change.ts';
+import {
+  changeInvoice,
+  changeInvoiceRecordLines,
+  monthlyInvoiceEstimate,
+  PlanChangeError,
+} from './plan-change.ts';
 import { chargeToday, unusedCredit } from './proration.ts';
 
 const START = Date.UTC(2026, 10, 1) / 1000;
@@ -48,6 +53,25 @@ describe('changeInvoice', () => {
     expect(invoice.chargeTodayCents).toBe(333 - unused + 59_900 - 5000);
     expect(invoice.balanceAfterCents).toBe(0);
     expect(invoice.newCycle).toEqual({ start: at, end: addMonthsClamped(at, 1) });
+  });
+
+  it('records the unused time as the one proration line, at the old fee for its share', () => {
+    const at = START + (END - START) / 2;
+    const invoice = changeInvoice({
+      from: 'pro',
+      to: 'team',
+      cycle: { start: START, end: END },
+      at,
+      usageLines: [],
+      balanceCents: 0,
+    });
+    const lines = changeInvoiceRecordLines(invoice, [], 2500);
+    expect(
+      lines.map((l) => [l.description, l.amount, l.proration, l.quantity, l.unit_price]),
+    ).toEqual([
+      ['Unused time on Pro plan', -1250, true, 0.5, -2500],
+      ['Team plan', 59_900, false, 1, 59_900],
+    ]);
   });
 
   it('credits a downgrade to Free to the balance, never to the card', () => {

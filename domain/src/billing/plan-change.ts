@@ -5,6 +5,7 @@ import { addMonthsClamped, type Cycle } from '../calendar/billing-cycle.ts';
 import { BILLING_PLANS, planChangeType } from './billing-plans.ts';
 import { unusedCredit } from './proration.ts';
 import { formatCents } from '../money/format-cents.ts';
+import * as Q from '../money/rational.ts';
 import { invoiceLine } from './invoice-line.ts';
 import type { UpcomingInvoiceLine } from './schemas.ts';
 
@@ -149,6 +150,17 @@ export function changeInvoiceRecordLines(
             : `${formatCents(line.amount)} per month`,
         usageMetric: null,
         usageOriginal: null,
+        ...(line.kind === 'unused_time'
+          ? {
+              // The old plan's monthly fee given back for the unused share of the ending cycle.
+              proration: true,
+              quantity: Q.rational(
+                line.period.end - line.period.start,
+                invoice.endedCycle.end - invoice.endedCycle.start,
+              ),
+              unitPrice: Q.rational(-oldPriceCents),
+            }
+          : { quantity: Q.rational(1), unitPrice: Q.rational(line.amount) }),
       }),
     );
   return [...usage, ...rest];

@@ -1,5 +1,6 @@
 import type { Cents } from '../money/cents.ts';
 import { formatCents } from '../money/format-cents.ts';
+import * as Q from '../money/rational.ts';
 import { BILLING_PLANS } from './billing-plans.ts';
 import { invoiceLine } from './invoice-line.ts';
 import type { BillingWindow } from './invoice-input.ts';
@@ -22,5 +23,8 @@ export function planLine(window: BillingWindow): UpcomingInvoiceLine {
       byContract && !window.contract ? 'Custom (by contract)' : `${formatCents(price)} per month`,
     usageMetric: null,
     usageOriginal: null,
+    // One month's fee at its price (enterprise: the contract's; none agreed yet: no price).
+    quantity: Q.rational(1),
+    unitPrice: byContract && !window.contract ? null : Q.rational(price),
   });
 }

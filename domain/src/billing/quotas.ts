@@ -37,8 +37,15 @@ export interface QuotaDefinition {
   readonly price: UnitPrice;
   /** The spend cap stops billing for it (it is limited instead). */
   readonly capped: boolean;
-  /** How the price is stated to people ("per GB", "per 1,000"), with the units it counts. */
-  readonly priceUnit: { readonly label: string; readonly units: number };
+  /**
+   * How the price is stated to people ("per GB", "per 1,000"), with the units it counts, and whether
+   * that is one unit of measure (a GB, a user: UNIT) or a package of them (a million: PACKAGE).
+   */
+  readonly priceUnit: {
+    readonly label: string;
+    readonly units: number;
+    readonly strategy: 'UNIT' | 'PACKAGE';
+  };
   readonly free: Quota | null;
   /** Pro, team and enterprise share these quotas. */
   readonly paid: Quota | null;
@@ -58,10 +65,10 @@ function quota(
   return { metric, price, capped, priceUnit, free, paid };
 }
 
-const perGb = { label: 'per GB', units: GB };
-const perUser = { label: 'per MAU', units: 1 };
-const perMillion = { label: 'per million', units: 1_000_000 };
-const perThousand = { label: 'per 1,000', units: 1000 };
+const perGb = { label: 'per GB', units: GB, strategy: 'UNIT' } as const;
+const perUser = { label: 'per MAU', units: 1, strategy: 'UNIT' } as const;
+const perMillion = { label: 'per million', units: 1_000_000, strategy: 'PACKAGE' } as const;
+const perThousand = { label: 'per 1,000', units: 1000, strategy: 'PACKAGE' } as const;
 
 export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> = {
   EGRESS: quota('EGRESS', { cents: 9, per: GB }, perGb, org(5 * GB), org(250 * GB)),
@@ -126,7 +133,7 @@ export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> =
   DISK_SIZE_GB_HOURS_GP3: quota(
     'DISK_SIZE_GB_HOURS_GP3',
     { cents: 171, per: 10_000 },
-    { label: 'per GB-hour', units: 1 },
+    { label: 'per GB-hour', units: 1, strategy: 'UNIT' },
     null,
     { included: 8, scope: 'project_hour' },
     false,
@@ -134,7 +141,7 @@ export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> =
   DISK_IOPS_GP3: quota(
     'DISK_IOPS_GP3',
     { cents: 24, per: 10 },
-    { label: 'per IOPS-month', units: 1 },
+    { label: 'per IOPS-month', units: 1, strategy: 'UNIT' },
     null,
     { included: 3000, scope: 'project' },
     false,
@@ -142,7 +149,7 @@ export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> =
   DISK_THROUGHPUT_GP3: quota(
     'DISK_THROUGHPUT_GP3',
     { cents: 95, per: 10 },
-    { label: 'per MB/s-month', units: 1 },
+    { label: 'per MB/s-month', units: 1, strategy: 'UNIT' },
     null,
     { included: 125, scope: 'project' },
     false,

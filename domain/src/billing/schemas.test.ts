@@ -88,10 +88,30 @@ describe('billing schemas', () => {
           name: 'Acme Pro Project 1',
           ref: 'acmepro1',
           addons: [
-            { type: 'custom_domain', variant: { name: 'Custom Domain', identifier: 'cd_default' } },
+            {
+              type: 'custom_domain',
+              variant: {
+                name: 'Custom Domain',
+                identifier: 'cd_default',
+                price: 1000,
+                price_description: '$10.00 per month',
+                price_interval: 'monthly',
+                price_type: 'fixed',
+              },
+            },
           ],
         },
       ],
+      addons: [
+        {
+          type: 'custom_domain',
+          identifier: 'cd_default',
+          name: 'Custom Domain',
+          quantity: 1,
+          price: 1000,
+        },
+      ],
+      billing_cycle_anchor: 1_767_225_600,
       next_invoice_at: 1_769_904_000,
       scheduled_plan_change: null,
     };
@@ -112,6 +132,7 @@ describe('billing schemas', () => {
         payment_attempted: true,
         invoice_pdf: '/x.pdf',
         created_at: 1,
+        subscription: 'sub_1',
       }).success,
     ).toBe(false);
     expect(

@@ -30,18 +30,50 @@ export const upcomingInvoiceLineSchema = z
     usage_original: z.number().nullable().describe("Usage of the line, in the metric's unit"),
     metadata: z.object({ is_branch: z.boolean(), is_read_replica: z.boolean() }),
     breakdown: z.array(invoiceLineBreakdownSchema),
+    proration: z
+      .boolean()
+      .describe("True for the unused time of the old plan's fee given back by a plan change"),
+    quantity: z
+      .number()
+      .describe('How many of the unit `unit_price_desc` prices the line bills (hours, GB, months)'),
+    unit_price: z
+      .number()
+      .nullable()
+      .describe(
+        'US cents per unit of `quantity`, exact (1.344 for a Micro hour); quantity × unit_price is the ' +
+          'amount before its one rounding. Null when no single price makes the amount (compute ' +
+          'credits, phone MFA at two prices)',
+      ),
+    usage_based: z
+      .boolean()
+      .describe("Priced from a metric's measured hours or usage (compute, add-ons, overage)"),
   })
   .meta({ id: 'UpcomingInvoiceLine' });
 export type UpcomingInvoiceLine = z.infer<typeof upcomingInvoiceLineSchema>;
 
+const pricedInvoiceShape = {
+  lines: z.array(upcomingInvoiceLineSchema),
+  amount_total: centsSchema.describe('Accrued so far in the current cycle'),
+  amount_projected: centsSchema.describe('Projected to the end of the current cycle'),
+};
+
 export const upcomingInvoiceSchema = z
   .object({
-    lines: z.array(upcomingInvoiceLineSchema),
-    amount_total: centsSchema.describe('Accrued so far in the current cycle'),
-    amount_projected: centsSchema.describe('Projected to the end of the current cycle'),
+    ...pricedInvoiceShape,
+    billing_cycle_start: z.iso.datetime().describe("The current cycle's start (ISO 8601, UTC)"),
+    billing_cycle_end: z.iso
+      .datetime()
+      .describe("The current cycle's end, exclusive (ISO 8601, UTC)"),
+    currency: z.literal('usd').describe('Every price and amount is in US dollars (cents)'),
+    customer_balance: centsSchema.describe(
+      "As the subscription's: positive is credit owed to the customer, applied first",
+    ),
+    subscription_id: z.string(),
   })
   .meta({ id: 'UpcomingInvoice' });
 export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;
+/** What the engine prices: the lines and both totals; the cycle and the balance come from the subscription. */
+export type PricedInvoice = Pick<UpcomingInvoice, 'lines' | 'amount_total' | 'amount_projected'>;
 
 export const invoiceSchema = z
   .object({
@@ -56,21 +88,36 @@ export const invoiceSchema = z
     payment_attempted: z.boolean(),
     invoice_pdf: z.string().describe('URL of the rendered PDF'),
     created_at: unixSeconds,
+    subscription: z.string().describe('The id of the subscription that issued it'),
   })
   .meta({ id: 'Invoice' });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
 export const invoiceListSchema = z.array(invoiceSchema).meta({ id: 'InvoiceList' });
 
+export const addonVariantSchema = z
+  .object({
+    name: z.string(),
+    identifier: z.string(),
+    price: z
+      .number()
+      .nonnegative()
+      .describe(
+        'US cents per `price_interval`, exact: a month of an add-on (1000), an hour of compute (1.344)',
+      ),
+    price_description: z.string(),
+    price_interval: z.enum(['monthly', 'hourly']),
+    price_type: z
+      .enum(['fixed', 'usage'])
+      .describe('fixed: a monthly fee prorated by the hour; usage: billed for the hours it runs'),
+  })
+  .meta({ id: 'AddonVariant' });
+export type AddonVariant = z.infer<typeof addonVariantSchema>;
+
 export const projectAddonsSchema = z.object({
   name: z.string(),
   ref: z.string(),
-  addons: z.array(
-    z.object({
-      type: z.enum(ADDON_TYPES),
-      variant: z.object({ name: z.string(), identifier: z.string() }),
-    }),
-  ),
+  addons: z.array(z.object({ type: z.enum(ADDON_TYPES), variant: addonVariantSchema })),
 });
 export type ProjectAddons = z.infer<typeof projectAddonsSchema>;
 
@@ -85,6 +132,20 @@ export const subscriptionSchema = z
     current_period_end: unixSeconds,
     customer_balance: centsSchema.describe('Positive is credit owed to the customer'),
     project_addons: z.array(projectAddonsSchema),
+    addons: z
+      .array(
+        z.object({
+          type: z.enum(ADDON_TYPES),
+          identifier: z.string(),
+          name: z.string(),
+          quantity: z.number().int().min(1).describe('Projects that have it now'),
+          price: centsSchema.describe('A month of it across those projects'),
+        }),
+      )
+      .describe("The project add-ons the subscription bills, across the organization's projects"),
+    billing_cycle_anchor: unixSeconds.describe(
+      'Where the monthly cycles are counted from: the start, or the last immediate plan change',
+    ),
     next_invoice_at: unixSeconds,
     scheduled_plan_change: z
       .object({
@@ -122,11 +183,20 @@ export const usageRecordSchema = z
   .object({
     metric: z.enum(QUOTA_METRICS),
     usage: z.number().describe("In the metric's unit (bytes for sizes)"),
+    usage_original: z
+      .number()
+      .describe('`usage` before rounding to two decimals; never converted (bytes for sizes)'),
     unlimited: z.boolean(),
     capped: z.boolean(),
     pricing_free_units: z.number(),
     available_in_plan: z.boolean(),
     cost: centsSchema,
+    pricing_strategy: z
+      .enum(['UNIT', 'PACKAGE', 'NONE'])
+      .describe(
+        'UNIT: priced per unit (GB, MAU); PACKAGE: per package (per million); NONE: the plan never bills it',
+      ),
+    unit_price_desc: z.string().describe('The overage price, as the invoice line states it'),
     project_allocations: z.array(
       z.object({ ref: z.string(), name: z.string(), usage: z.number() }),
     ),

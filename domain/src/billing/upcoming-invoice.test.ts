@@ -68,7 +68,15 @@ describe('computeUpcomingInvoice: a pro org with 3 projects at mid-cycle', () =>
       ['Custom Domain', 500],
     ]);
     expect(invoice.amount_total).toBe(6185);
-    expect(upcomingInvoiceSchema.parse(invoice)).toEqual(invoice);
+    const response = {
+      ...invoice,
+      billing_cycle_start: '2026-01-01T00:00:00.000Z',
+      billing_cycle_end: '2026-02-01T00:00:00.000Z',
+      currency: 'usd',
+      customer_balance: 0,
+      subscription_id: 'sub_1',
+    };
+    expect(upcomingInvoiceSchema.parse(response)).toEqual(response);
   });
 
   it('projects to the cycle end, by hand', () => {
@@ -99,6 +107,10 @@ describe('computeUpcomingInvoice: a pro org with 3 projects at mid-cycle', () =>
       usage_metric: 'COMPUTE_HOURS_XS',
       usage_original: 360,
       metadata: { is_branch: false, is_read_replica: false },
+      proration: false,
+      quantity: 360,
+      unit_price: 1.344,
+      usage_based: true,
       breakdown: [
         {
           project_ref: 'acmepro1',
@@ -283,6 +295,29 @@ describe('computeUpcomingInvoice: a pay-as-you-go org beyond its quota', () => {
         amount: 150,
       },
     ]);
+  });
+
+  it('states each line as a quantity at a unit price that makes its amount', () => {
+    const lines = computeUpcomingInvoice(payg).lines;
+    expect(
+      lines.map((l) => [l.description, l.quantity, l.unit_price, l.usage_based, l.proration]),
+    ).toEqual([
+      ['Pro Plan', 1, 2500, false, false],
+      ['Compute Hours Micro', 360, 1.344, true, false],
+      ['Compute Credits', 1, null, false, false],
+      ['Egress', 50, 9, true, false],
+      ['Database Size', 2, 12.5, true, false],
+      ['Monthly Active Users', 20_000, 0.325, true, false],
+    ]);
+    for (const line of [...lines, ...computeUpcomingInvoice(proOrg).lines]) {
+      if (line.unit_price === null) continue;
+      expect(Math.abs(line.quantity * line.unit_price - line.amount)).toBeLessThanOrEqual(0.5);
+    }
+    // A custom domain half the cycle: half a month at $10.00.
+    const domain = computeUpcomingInvoice(proOrg).lines.find(
+      (l) => l.description === 'Custom Domain',
+    );
+    expect(domain).toMatchObject({ quantity: 0.5, unit_price: 1000, amount: 500 });
   });
 
   it('extrapolates summed usage and keeps averages and distinct counts', () => {

@@ -6,7 +6,7 @@ import { toBillingWindow, type BillingWindow, type UpcomingInvoiceInput } from '
 import { overageLines } from './overage-lines.ts';
 import { planLine } from './plan-line.ts';
 import { projectToCycleEnd } from './projection.ts';
-import type { UpcomingInvoice, UpcomingInvoiceLine } from './schemas.ts';
+import type { PricedInvoice, UpcomingInvoiceLine } from './schemas.ts';
 
 /** The lines of a window: plan, compute, compute credits, add-ons, then overage. */
 export function invoiceLinesOf(window: BillingWindow): UpcomingInvoiceLine[] {
@@ -38,8 +38,8 @@ export function invoiceTotal(lines: readonly UpcomingInvoiceLine[]): number {
   return sumCents(lines.map((line) => line.amount));
 }
 
-/** The GET /billing/invoices/upcoming answer. */
-export function computeUpcomingInvoice(input: UpcomingInvoiceInput): UpcomingInvoice {
+/** The lines and totals of the GET /billing/invoices/upcoming answer. */
+export function computeUpcomingInvoice(input: UpcomingInvoiceInput): PricedInvoice {
   const window = toBillingWindow(input);
   const lines = invoiceLinesOf(window);
   return {

@@ -15,11 +15,14 @@ describe('summarizeUsage', () => {
     expect(usage.get('EGRESS')).toEqual({
       metric: 'EGRESS',
       usage: 7e9,
+      usage_original: 7e9,
       unlimited: false,
       capped: true,
       pricing_free_units: 5e9,
       available_in_plan: true,
       cost: 0,
+      pricing_strategy: 'NONE',
+      unit_price_desc: '$0.09 per GB',
       project_allocations: [
         { ref: 'limitsco1', name: 'Limits Co Project 1', usage: 4e9 },
         { ref: 'limitsco2', name: 'Limits Co Project 2', usage: 3e9 },
@@ -35,8 +38,30 @@ describe('summarizeUsage', () => {
     const usage = byMetric(
       summarizeUsage('pro', true, { EGRESS: 300e9, MONTHLY_ACTIVE_USERS: 120_000 }, []),
     );
-    expect(usage.get('EGRESS')).toMatchObject({ capped: false, unlimited: true, cost: 450 });
-    expect(usage.get('MONTHLY_ACTIVE_USERS')).toMatchObject({ cost: 6500 });
+    expect(usage.get('EGRESS')).toMatchObject({
+      capped: false,
+      unlimited: true,
+      cost: 450,
+      pricing_strategy: 'UNIT',
+    });
+    expect(usage.get('MONTHLY_ACTIVE_USERS')).toMatchObject({
+      cost: 6500,
+      pricing_strategy: 'UNIT',
+      unit_price_desc: '$0.00325 per MAU',
+    });
+    expect(usage.get('FUNCTION_INVOCATIONS')).toMatchObject({
+      pricing_strategy: 'PACKAGE',
+      unit_price_desc: '$2.00 per million',
+    });
+    expect(usage.get('MONTHLY_ACTIVE_SSO_USERS')).toMatchObject({ pricing_strategy: 'UNIT' });
+  });
+
+  it('keeps the unrounded usage beside the rounded one', () => {
+    const usage = byMetric(summarizeUsage('pro', false, { DATABASE_SIZE: 1e9 / 3 }, []));
+    expect(usage.get('DATABASE_SIZE')).toMatchObject({
+      usage: 333_333_333.33,
+      usage_original: 333_333_333.333333,
+    });
   });
 
   it('counts per-project quotas over the projects and hours of the cycle', () => {

@@ -4,6 +4,7 @@ import { exactQuantity, type BillingPeriod, type Quantity } from './invoice-inpu
 import { isSpendCapOn } from './billing-plans.ts';
 import { QUANTITY_DECIMALS } from './breakdown.ts';
 import { isOverageBilled, overageOf, type QuotaContext } from './overage.ts';
+import { overagePriceDescription } from './overage-lines.ts';
 import { QUOTA_DEFINITIONS, QUOTA_METRICS, quotaFor, type QuotaMetric } from './quotas.ts';
 import type { UsageRecord } from './schemas.ts';
 
@@ -22,6 +23,8 @@ export interface UsageSummaryContext {
 }
 
 const DEFAULT_CYCLE_HOURS = 30 * 24;
+/** `usage` is shown to two decimals; `usage_original` keeps what an average of sizes has beyond them. */
+const USAGE_ORIGINAL_DECIMALS = 6;
 
 /**
  * The GET /usage records: for every metric with a quota, the cycle's usage, whether it is limited
@@ -50,11 +53,16 @@ export function summarizeUsage(
     return {
       metric,
       usage: Q.toNumber(usage, QUANTITY_DECIMALS),
+      usage_original: Q.toNumber(usage, USAGE_ORIGINAL_DECIMALS),
       unlimited: !capped && isOverageBilled(planId, usageBillingEnabled, metric),
       capped,
       pricing_free_units: Q.toNumber(result.included, QUANTITY_DECIMALS),
       available_in_plan: quota !== null,
       cost: result.cents,
+      // The free plan never bills overage, and a metric the plan lacks has none to bill.
+      pricing_strategy:
+        planId === 'free' || quota === null ? 'NONE' : QUOTA_DEFINITIONS[metric].priceUnit.strategy,
+      unit_price_desc: overagePriceDescription(metric),
       project_allocations: perProject
         .filter((p) => p.metric === metric)
         .map((p) => ({

@@ -16,7 +16,7 @@ const ADDRESS = {
 };
 
 const LOADED: BillingDataFormValues = billingDataFormValues(
-  { billing_name: 'Acme Pro Inc.', address: ADDRESS, additional_emails: [] },
+  { billing_name: 'Acme Pro Inc.', address: ADDRESS },
   { type: 'eu_vat', value: 'IE6388047V', country: 'IE' },
 );
 

@@ -25,7 +25,7 @@ export interface BillingDataChanges {
 }
 
 export function billingDataFormValues(
-  profile: CustomerProfile | null | undefined,
+  profile: Pick<CustomerProfile, 'billing_name' | 'address'> | null | undefined,
   taxId: TaxId | null | undefined,
 ): BillingDataFormValues {
   const address = profile?.address;

@@ -154,14 +154,24 @@ describe('customerUpdateSchema', () => {
 });
 
 describe('customerProfileSchema', () => {
-  it('carries the name, the address or null, and the additional emails', () => {
+  it('carries the name, the address or null, the emails, the balance and the partner billing', () => {
     const profile = {
       billing_name: 'Acme',
       address: ADDRESS,
       additional_emails: ['finance@acme.example.com'],
+      email: 'billing@acme.example.com',
+      balance: 5000,
+      billing_via_partner: false,
     };
     expect(customerProfileSchema.parse(profile)).toEqual(profile);
-    const empty = { billing_name: null, address: null, additional_emails: [] };
+    const empty = {
+      billing_name: null,
+      address: null,
+      additional_emails: [],
+      email: null,
+      balance: 0,
+      billing_via_partner: true,
+    };
     expect(customerProfileSchema.parse(empty)).toEqual(empty);
   });
 });

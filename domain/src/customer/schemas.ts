@@ -110,6 +110,14 @@ export const customerProfileSchema = z
     address: customerAddressSchema.nullable(),
     /** The organization's additional billing email recipients: one list, kept on the organization. */
     additional_emails: z.array(z.string()),
+    email: z.string().nullable().describe("The organization's billing email"),
+    balance: z
+      .number()
+      .int()
+      .describe(
+        "US cents, as the subscription's customer_balance: positive is credit owed to the customer",
+      ),
+    billing_via_partner: z.boolean(),
   })
   .meta({ id: 'CustomerProfile' });
 export type CustomerProfile = z.output<typeof customerProfileSchema>;

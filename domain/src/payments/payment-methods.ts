@@ -9,7 +9,18 @@ export const cardSchema = z.object({
 });
 
 export const paymentMethodSchema = z
-  .object({ id: z.string(), is_default: z.boolean(), card: cardSchema })
+  .object({
+    id: z.string(),
+    is_default: z.boolean(),
+    card: cardSchema,
+    type: z.literal('card').describe('Cards are the only payment methods kept'),
+    created: z.number().int().describe('When it was added, unix seconds'),
+    has_address: z
+      .boolean()
+      .describe(
+        'The card carries a billing address (the card form asks for none; the provider may)',
+      ),
+  })
   .meta({ id: 'PaymentMethod' });
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 

@@ -13,7 +13,13 @@ export const invoiceAddressSchema = z.object({
 
 export const invoiceDetailSchema = invoiceSchema
   .extend({
-    lines: z.array(upcomingInvoiceLineSchema),
+    lines: z.array(
+      upcomingInvoiceLineSchema.extend({
+        quantity: upcomingInvoiceLineSchema.shape.quantity
+          .nullable()
+          .describe('As on the upcoming invoice; null on lines recorded before it was kept'),
+      }),
+    ),
     credit_applied: z.number().int().describe('Credit balance applied, in cents'),
     amount_paid: z.number().int(),
     billing_name: z.string().nullable(),

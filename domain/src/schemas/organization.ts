@@ -25,6 +25,9 @@ export const organizationSchema = z
     plan: planRefSchema,
     billing_via_partner: z.boolean(),
     billing_partner: z.enum(BILLING_PARTNERS).nullable(),
+    usage_billing_enabled: z
+      .boolean()
+      .describe("The subscription's: false means the spend cap is on"),
     restriction_status: z.enum(RESTRICTION_STATUSES).nullable(),
     restriction_data: restrictionDataSchema.nullable(),
     has_oriole_project: z.boolean(),

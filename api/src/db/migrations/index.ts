@@ -15,6 +15,7 @@ import * as surveyResponses from './0013-survey-responses.ts';
 import * as planChangeQuotes from './0014-plan-change-quotes.ts';
 import * as restrictionTransitions from './0015-restriction-transitions.ts';
 import * as spendCapToggles from './0016-spend-cap-toggles.ts';
+import * as platformFields from './0017-platform-fields.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-plan-change-quotes': planChangeQuotes,
   '0015-restriction-transitions': restrictionTransitions,
   '0016-spend-cap-toggles': spendCapToggles,
+  '0017-platform-fields': platformFields,
 };

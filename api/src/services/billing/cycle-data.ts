@@ -16,12 +16,13 @@ import {
   type ProjectMetricUsage,
   type QuotaMetric,
   type Rational,
+  type PricedInvoice,
   type UpcomingInvoice,
   type UpcomingInvoiceInput,
   withLateUsage,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { getSubscription } from '../../repositories/subscriptions.ts';
+import { getSubscription, subscriptionId } from '../../repositories/subscriptions.ts';
 import { cycleUsage, type CycleUsageRow } from '../../repositories/usage.ts';
 import { NO_LATE_USAGE, readLateUsage, type LateUsage } from './late-usage.ts';
 import { addUpUsage, exactUsage } from './usage-rows.ts';
@@ -108,7 +109,7 @@ const CACHE_ENTRIES = 1_000;
 export class CycleRowsCache {
   private readonly entries = new Map<
     string,
-    { key: string; rows: CycleRows; at: number; priced?: { key: string; invoice: UpcomingInvoice } }
+    { key: string; rows: CycleRows; at: number; priced?: { key: string; invoice: PricedInvoice } }
   >();
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -142,7 +143,7 @@ export class CycleRowsCache {
     db: Db,
     subject: CycleSubject & { billingVersion: number },
     asOf: number,
-  ): Promise<UpcomingInvoice> {
+  ): Promise<PricedInvoice> {
     const rows = await this.read(db, subject);
     const entry = this.fresh(subject);
     const key = `${subject.planId}|${subject.usageBillingEnabled}|${asOf}`;
@@ -292,7 +293,7 @@ function spendCapLedgerOf(
 }
 
 /** The cycle's invoice at its `asOf`, the spend cap's toggles this cycle taken into account. */
-export function cycleInvoiceOf(data: CycleData): UpcomingInvoice {
+export function cycleInvoiceOf(data: CycleData): PricedInvoice {
   return data.spendCap
     ? spendCapUpcomingInvoice(data.input, data.spendCap)
     : computeUpcomingInvoice(data.input);
@@ -339,9 +340,18 @@ export async function currentUpcomingInvoice(
   cache: CycleRowsCache,
 ): Promise<UpcomingInvoice> {
   const subscription = await getSubscription(db, organizationId);
-  return cache.upcomingInvoice(
+  const priced = await cache.upcomingInvoice(
     db,
     subjectOf(organizationId, subscription),
     Math.floor(at.getTime() / 1000),
   );
+  return {
+    ...priced,
+    billing_cycle_start: subscription.current_period_start.toISOString(),
+    billing_cycle_end: subscription.current_period_end.toISOString(),
+    // The catalogue is in US dollars only (pricing.md): every amount here is US cents.
+    currency: 'usd',
+    customer_balance: subscription.customer_balance_cents,
+    subscription_id: subscriptionId(organizationId),
+  };
 }

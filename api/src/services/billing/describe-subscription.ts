@@ -1,8 +1,9 @@
 import {
   ADDON_DEFINITIONS,
   PLAN_NAMES,
-  computeDisplayName,
-  computeMetricForSize,
+  addonVariant,
+  computeVariant,
+  subscriptionAddons,
   type ProjectAddons,
   type Subscription,
 } from '@meterline/domain';
@@ -27,28 +28,37 @@ export async function describeSubscription(
       .execute(),
     listProjectAddonsNow(db, organizationId, at),
   ]);
-  const projectAddons: ProjectAddons[] = projects.map((project) => {
-    const metric = computeMetricForSize(project.compute_size);
-    return {
-      name: project.name,
-      ref: project.ref,
-      addons: [
-        {
-          type: 'compute_instance' as const,
-          variant: { name: computeDisplayName(metric), identifier: `ci_${project.compute_size}` },
-        },
-        ...addons
-          .filter((addon) => addon.ref === project.ref)
-          .map((addon) => {
-            const definition = ADDON_DEFINITIONS[addon.addon];
-            return {
-              type: definition.type,
-              variant: { name: definition.name, identifier: addon.variant },
-            };
-          }),
-      ],
-    };
-  });
+  // The first project (in ref order, as the upcoming invoice orders them) with an add-on pays its
+  // first-project price.
+  const firstWith = new Map<string, string>();
+  for (const project of projects) {
+    for (const addon of addons.filter((a) => a.ref === project.ref)) {
+      if (!firstWith.has(addon.addon)) firstWith.set(addon.addon, project.ref);
+    }
+  }
+  const projectAddons: ProjectAddons[] = projects.map((project) => ({
+    name: project.name,
+    ref: project.ref,
+    addons: [
+      {
+        type: 'compute_instance' as const,
+        variant: computeVariant(subscription.plan_id, project.compute_size),
+      },
+      ...addons
+        .filter((addon) => addon.ref === project.ref)
+        .map((addon) => {
+          const definition = ADDON_DEFINITIONS[addon.addon];
+          return {
+            type: definition.type,
+            variant: addonVariant(
+              definition,
+              addon.variant,
+              firstWith.get(addon.addon) === project.ref,
+            ),
+          };
+        }),
+    ],
+  }));
   return {
     plan: { id: subscription.plan_id, name: PLAN_NAMES[subscription.plan_id] },
     usage_billing_enabled: subscription.usage_billing_enabled,
@@ -59,6 +69,8 @@ export async function describeSubscription(
     current_period_end: seconds(subscription.current_period_end),
     customer_balance: subscription.customer_balance_cents,
     project_addons: projectAddons,
+    addons: subscriptionAddons(projectAddons),
+    billing_cycle_anchor: seconds(subscription.billing_cycle_anchor),
     next_invoice_at: seconds(subscription.current_period_end),
     scheduled_plan_change:
       subscription.scheduled_plan_id && subscription.scheduled_at

@@ -20,6 +20,8 @@ export interface ProviderCard {
   last4: string;
   expMonth: number;
   expYear: number;
+  /** The provider holds a billing address for the card (the simulator's card form asks for none). */
+  hasAddress: boolean;
 }
 
 export type ChargeOutcome =

@@ -149,6 +149,7 @@ export async function recordSetupCardIn(
     last4: card.last4,
     expMonth: card.expMonth,
     expYear: card.expYear,
+    hasAddress: card.hasAddress,
     isDefault: !hasDefault,
     createdAt: at,
   });

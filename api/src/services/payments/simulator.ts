@@ -112,6 +112,8 @@ export class PaymentSimulator implements PaymentGateway {
       last4: row.last4,
       expMonth: row.exp_month,
       expYear: row.exp_year,
+      // The simulator's card form asks for number, expiry and CVC only.
+      hasAddress: false,
     };
   }
 
@@ -348,6 +350,7 @@ export class PaymentSimulator implements PaymentGateway {
             last4: row.last4,
             expMonth: row.exp_month ?? 0,
             expYear: row.exp_year ?? 0,
+            hasAddress: false,
           }
         : null;
     return { providerSetupIntentId: row.id, status: row.status, card };

@@ -266,6 +266,7 @@ export class StripeGateway implements PaymentGateway {
             last4: method.card.last4,
             expMonth: method.card.exp_month,
             expYear: method.card.exp_year,
+            hasAddress: Boolean(method.billing_details.address?.line1),
           }
         : null;
     return { providerSetupIntentId: intent.id, status: setupStatusOf(intent.status), card };

@@ -4,7 +4,8 @@ import { invoiceLine } from '../invoice-line.ts';
 import { USAGE_METRIC_DEFINITIONS } from '../metrics.ts';
 import { QUOTA_DEFINITIONS } from '../quotas.ts';
 import type { UpcomingInvoiceLine } from '../schemas.ts';
-import { formatPriceDollars } from '../unit-price.ts';
+import * as Q from '../../money/rational.ts';
+import { formatPriceDollars, priceRational } from '../unit-price.ts';
 import { amountOf, CAPPED_METRICS, type CappedOverage } from './overage-reading.ts';
 
 /**
@@ -24,6 +25,10 @@ export function spendCapOverageLines(
     const definition = QUOTA_DEFINITIONS[metric];
     const price = formatPriceDollars(definition.price, definition.priceUnit.units);
     const name = USAGE_METRIC_DEFINITIONS[metric].name;
+    const unitPrice = Q.multiply(
+      priceRational(definition.price),
+      Q.rational(definition.priceUnit.units),
+    );
     return [
       invoiceLine({
         description: period ? `${name} (${formatPeriod(period.start, period.end)})` : name,
@@ -31,6 +36,10 @@ export function spendCapOverageLines(
         unitPriceDesc: `${price} ${definition.priceUnit.label}`,
         usageMetric: metric,
         usageOriginal: null,
+        // What the line bills, in the unit the price is stated for: the cents over the unit price,
+        // exactly, so quantity × unit price is the amount (the increase is billed by its amount).
+        quantity: Q.divide(Q.rational(amount), unitPrice),
+        unitPrice,
       }),
     ];
   });

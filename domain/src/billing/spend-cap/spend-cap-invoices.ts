@@ -2,7 +2,7 @@ import type * as Q from '../../money/rational.ts';
 import { toBillingWindow, type UpcomingInvoiceInput } from '../invoice-input.ts';
 import { projectToCycleEnd } from '../projection.ts';
 import type { QuotaMetric } from '../quotas.ts';
-import type { UpcomingInvoice, UpcomingInvoiceLine } from '../schemas.ts';
+import type { PricedInvoice, UpcomingInvoiceLine } from '../schemas.ts';
 import {
   accruedInvoiceLines,
   computeUpcomingInvoice,
@@ -78,7 +78,7 @@ export function spendCapTurnOnCharge(
 export function spendCapUpcomingInvoice(
   input: UpcomingInvoiceInput,
   ledger: SpendCapLedger,
-): UpcomingInvoice {
+): PricedInvoice {
   // Only Pro toggles the cap: every other plan's invoice is the ordinary one.
   if (input.planId !== 'pro') return computeUpcomingInvoice(input);
   const window = toBillingWindow(input);

@@ -114,9 +114,9 @@ describe('past invoices', () => {
   it('shows date, number, amount and status label of each invoice', () => {
     const { section } = renderInvoices();
     const [open, forgiven, paid] = invoiceRows(section());
-    // Recorded: ML-3BA502F4-0013 open, 12932 cents, period end 2026-11-09.
+    // Recorded: ML-M8ZG2KB-0013 open, 12932 cents, period end 2026-11-09.
     expect(open).toHaveTextContent('Nov 09, 2026');
-    expect(open).toHaveTextContent('ML-3BA502F4-0013');
+    expect(open).toHaveTextContent('ML-M8ZG2KB-0013');
     expect(open).toHaveTextContent('$129.32');
     expect(within(open as HTMLElement).getByText('Outstanding')).toBeInTheDocument();
     expect(within(forgiven as HTMLElement).getByText('Forgiven')).toBeInTheDocument();
@@ -165,7 +165,7 @@ describe('past invoices', () => {
         profile: recorded.profile.readonly,
       },
     );
-    expect(within(section()).getByText('ML-3BA502F4-0013')).toBeInTheDocument();
+    expect(within(section()).getByText('ML-M8ZG2KB-0013')).toBeInTheDocument();
     expect(within(section()).queryByRole('button', { name: 'Pay Now' })).toBeNull();
     expect(within(section()).getAllByRole('button', { name: 'Download invoice' })).toHaveLength(5);
   });

@@ -53,13 +53,13 @@ describe('upcoming invoice section', () => {
       upcomingInvoice: recordedBilling.upcomingInvoice.acmePro,
     });
     // Recorded: plan 2500; compute 390 + 597 + 2384 - 1000 (credits); replica 597; branch 99;
-    // custom domain 404; total 5971, projected 13020.
+    // custom domain 403; total 5970, projected 13029.
     expect(rowAmount(section, 'Pro Plan')).toBe('$25.00');
     expect(rowAmount(section, 'Compute')).toBe('$23.71');
     expect(rowAmount(section, 'Read replica compute')).toBe('$5.97');
     expect(rowAmount(section, 'Branching compute')).toBe('$0.99');
-    expect(rowAmount(section, 'Custom Domain')).toBe('$4.04');
-    expect(totals(section)).toEqual({ 'Total so far': '$59.71', 'Projected total': '$130.20' });
+    expect(rowAmount(section, 'Custom Domain')).toBe('$4.03');
+    expect(totals(section)).toEqual({ 'Total so far': '$59.70', 'Projected total': '$130.29' });
 
     const lines = recordedBilling.upcomingInvoice.acmePro.lines;
     const sum = lines.reduce((total, line) => total + line.amount, 0);
@@ -102,30 +102,33 @@ describe('upcoming invoice section', () => {
     expect(rowAmount(section, 'Database Size')).toBe('$0.67');
     expect(rowAmount(section, 'Monthly Active Users')).toBe('$94.20');
     expect(within(section).getByRole('row', { name: /Egress/ })).toHaveTextContent('$0.09 per GB');
-    expect(totals(section)).toEqual({ 'Total so far': '$125.29', 'Projected total': '$190.00' });
+    expect(totals(section)).toEqual({ 'Total so far': '$125.29', 'Projected total': '$190.24' });
   });
 
   it('shows the compute credits inside the group that has the compute', async () => {
     // Every project paused: a read replica is the only compute of the cycle so far.
     const subscription = recordedBilling.subscription.acmePro;
-    const upcomingInvoice = computeUpcomingInvoice({
-      planId: 'pro',
-      usageBillingEnabled: false,
-      period: { start: subscription.current_period_start, end: subscription.current_period_end },
-      asOf: subscription.current_period_start + 15 * 86_400,
-      projects: [{ ref: 'acmepro2', name: 'Acme Pro Project 2' }],
-      compute: [
-        {
-          projectRef: 'acmepro2',
-          kind: 'read_replica',
-          metric: 'COMPUTE_HOURS_SM',
-          hours: 360,
-          running: true,
-        },
-      ],
-      addons: [],
-      usage: {},
-    });
+    const upcomingInvoice = {
+      ...recordedBilling.upcomingInvoice.acmePro,
+      ...computeUpcomingInvoice({
+        planId: 'pro',
+        usageBillingEnabled: false,
+        period: { start: subscription.current_period_start, end: subscription.current_period_end },
+        asOf: subscription.current_period_start + 15 * 86_400,
+        projects: [{ ref: 'acmepro2', name: 'Acme Pro Project 2' }],
+        compute: [
+          {
+            projectRef: 'acmepro2',
+            kind: 'read_replica',
+            metric: 'COMPUTE_HOURS_SM',
+            hours: 360,
+            running: true,
+          },
+        ],
+        addons: [],
+        usage: {},
+      }),
+    };
     const { section, user } = renderBreakdown(recorded.organization.acmePro, {
       subscription,
       upcomingInvoice,
