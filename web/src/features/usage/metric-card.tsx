@@ -42,6 +42,13 @@ function limitBadge(record: UsageRecord) {
   return null;
 }
 
+/** Capped usage past the quota: the service is limited now, and how to lift it. */
+function limitedBody(planId: PlanId): string {
+  return planId === 'free'
+    ? 'Usage past the quota is not billed on the Free plan, so this service is limited until the next billing cycle. Upgrade to raise the quota.'
+    : 'The spend cap is on, so this service is limited until the next billing cycle. Turn the spend cap off to keep it running and pay for the usage beyond the quota.';
+}
+
 function warningBody(record: UsageRecord, planId: PlanId): string {
   if (record.unlimited) return 'Usage beyond the quota is billed at the plan’s rates.';
   if (planId === 'free') {
@@ -126,9 +133,13 @@ export function MetricCard({
       {warn && ratio !== null ? (
         <Notice
           tone={over ? 'destructive' : 'warning'}
-          title={`You have used ${formatQuotaPercent(ratio)} of the included ${name}`}
+          title={
+            over
+              ? `${name} is limited: ${formatQuotaPercent(ratio)} of the included quota is used`
+              : `You have used ${formatQuotaPercent(ratio)} of the included ${name}`
+          }
         >
-          {warningBody(record, planId)}
+          {over ? limitedBody(planId) : warningBody(record, planId)}
         </Notice>
       ) : null}
 

@@ -55,17 +55,22 @@ describe('usage page', () => {
     expect(metric('Monthly Active Users')).toHaveTextContent('983of 50,000 included');
   });
 
-  it('warns from 80% of a quota, and not below', () => {
+  it('says a capped service past its quota is limited, and how to lift it; nothing below 80%', () => {
     renderUsage(recordedBilling.organization.limitsCo, recordedBilling.projects.limitsCo, limitsCo);
     expect(
-      within(metric('Egress')).getByText('You have used 172% of the included Egress'),
+      within(metric('Egress')).getByText('Egress is limited: 172% of the included quota is used'),
     ).toBeInTheDocument();
+    expect(metric('Egress')).toHaveTextContent(
+      'Usage past the quota is not billed on the Free plan, so this service is limited until the next billing cycle. Upgrade to raise the quota.',
+    );
     expect(
-      within(metric('Database Size')).getByText('You have used 168% of the included Database Size'),
+      within(metric('Database Size')).getByText(
+        'Database Size is limited: 168% of the included quota is used',
+      ),
     ).toBeInTheDocument();
     // 59% of the storage quota: no warning.
     expect(metric('Storage Size')).toHaveTextContent('59%');
-    expect(within(metric('Storage Size')).queryByText(/You have used/)).toBeNull();
+    expect(within(metric('Storage Size')).queryByText(/You have used|is limited/)).toBeNull();
   });
 
   it('warns when usage past the quota is billed too (spend cap off)', () => {
