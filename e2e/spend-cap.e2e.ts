@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
+import { billingSection, gotoBilling, useHarness } from './support/billing.ts';
+
+// Issue 12: the spend cap panel (?panel=costControl) and the restriction banners that lead to it,
+// in real Chromium against the real server, with axe on each state.
+
+const harness = useHarness();
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
+}
+
+function panel(page: Page) {
+  return page.getByRole('dialog', { name: 'Spend cap' });
+}
+
+describe('the spend cap panel', () => {
+  test('acme-pro: opened from the cost control section, turned off and on again, focus back on the opener', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    await gotoBilling(page, 'acme-pro');
+    const section = billingSection(page, 'cost-control');
+    const opener = section.getByRole('link', { name: 'Change spend cap' });
+    await opener.click();
+    const dialog = panel(page);
+    await dialog.getByRole('radiogroup', { name: 'Choose the spend cap' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Confirm' }).isDisabled()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, 'spend-cap-panel-light');
+
+    await dialog.getByText('Spend cap off', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Successfully disabled spend cap').waitFor({ timeout: ACTION_TIMEOUT_MS });
+    await dialog.waitFor({ state: 'hidden' });
+    await section.getByText('Off', { exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('panel')).toBeNull();
+    // Focus is back on the link that opened the panel: Enter opens it again.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(
+      '/org/acme-pro/billing?panel=costControl',
+    );
+
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('radiogroup').waitFor();
+    await dialog.getByText('Spend cap on', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Successfully enabled spend cap').waitFor({ timeout: ACTION_TIMEOUT_MS });
+    await section.getByText('On', { exact: true }).waitFor();
+  });
+
+  test('dark and 375 px: the panel fits and passes axe', async () => {
+    const page = await harness().sessionPage('owner@example.com', {
+      width: 375,
+      height: 800,
+      colorScheme: 'dark',
+    });
+    // The panel is modal: the page behind it is hidden from the accessibility tree.
+    await page.goto('/org/payg-co/billing?panel=costControl');
+    const dialog = panel(page);
+    await dialog.getByRole('radiogroup').waitFor();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, 'spend-cap-panel-dark-375');
+  });
+
+  test('a developer sees why Confirm is disabled', async () => {
+    const page = await harness().sessionPage('developer@example.com');
+    await page.goto('/org/acme-pro/billing?panel=costControl');
+    const dialog = panel(page);
+    await dialog.getByText('Spend cap off', { exact: true }).click();
+    expect(await dialog.getByRole('button', { name: 'Confirm' }).isDisabled()).toBe(true);
+    await dialog.getByText('You do not have permission to update spend cap').first().waitFor({
+      state: 'attached',
+    });
+  });
+});
+
+describe('the restriction banners lead to the right panel', () => {
+  const CASES = [
+    ['limits-co', 'Upgrade plan', 'subscriptionPlan', null],
+    ['grace-co', 'Upgrade plan', 'subscriptionPlan', 'fairUseGracePeriodStarted'],
+    ['fairuse-co', 'Upgrade plan', 'subscriptionPlan', 'fairUseGracePeriodOver'],
+  ] as const;
+  for (const [slug, action, panelName, source] of CASES) {
+    test(`${slug}: "${action}" opens ?panel=${panelName}${source ? ` with source ${source}` : ''}`, async () => {
+      const page = await harness().sessionPage('owner@example.com');
+      await gotoBilling(page, slug);
+      const banner = page.getByRole('region', { name: 'Usage limits' });
+      await banner.waitFor();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shot(page, `banner-${slug}`);
+      await banner.getByRole('link', { name: action }).click();
+      const url = new URL(page.url());
+      expect(url.searchParams.get('panel')).toBe(panelName);
+      expect(url.searchParams.get('source')).toBe(source);
+    });
+  }
+});
