@@ -3,6 +3,7 @@ import {
   invoiceDetailSchema,
   invoiceListSchema,
   SPEND_CAP_MARKETPLACE_MESSAGE,
+  SPEND_CAP_PRO_ONLY_MESSAGE,
   subscriptionSchema,
   upcomingInvoiceSchema,
   type SubscriptionUpdateResponse,
@@ -47,7 +48,7 @@ describe.each(testDatabases())('the spend cap toggle (%s)', (database) => {
   const later = (seconds: number) => clock.set(new Date(clock.now().getTime() + seconds * 1000));
   const toggle = (
     slug: string,
-    tier: 'tier_pro' | 'tier_payg',
+    tier: 'tier_pro' | 'tier_payg' | 'tier_team',
     key: string,
     client = owner,
     paymentMethod?: string,
@@ -104,6 +105,15 @@ describe.each(testDatabases())('the spend cap toggle (%s)', (database) => {
     });
     expect((await toggle('aws-co', 'tier_payg', 'aws-off')).status).toBe(409);
     expect((await toggle('acme-pro', 'tier_pro', 'dev-on', developer)).status).toBe(403);
+    // Free cannot turn the cap off (its upgrade is the Pro tier); Team keeps it off.
+    expect(await toggle('acme-free', 'tier_payg', 'free-off')).toMatchObject({
+      status: 409,
+      body: { message: SPEND_CAP_PRO_ONLY_MESSAGE },
+    });
+    expect((await subscription('acme-free')).plan.id).toBe('free');
+    expect(await toggle('acme-team', 'tier_team', 'team-same')).toMatchObject({
+      status: 409,
+    });
   });
 
   it('payg-co: turning the cap on invoices exactly the overage shown, once; turning it off moves no total; the close bills only what came after', async () => {

@@ -113,6 +113,21 @@ describe('spendCapToggleOf', () => {
       spendCapToggleOf({ plan_id: 'team', usage_billing_enabled: true }, 'tier_payg'),
     ).toBeNull();
   });
+
+  it('takes Free asking for the pay-as-you-go tier as turning the cap off, which only Pro may', () => {
+    const free = { plan_id: 'free', usage_billing_enabled: false } as const;
+    expect(spendCapToggleOf(free, 'tier_payg')).toEqual({ capOn: false });
+    const context = {
+      organization: { slug: 'acme-free', managed_by: 'platform' },
+      subscription: { ...free, billing_partner: null },
+      projectUpdatesDisabled: false,
+      canUpdateSubscription: true,
+    } as const;
+    expect(spendCapRefusal(context, false)).toMatchObject({
+      status: 409,
+      message: SPEND_CAP_PRO_ONLY_MESSAGE,
+    });
+  });
 });
 
 describe('texts and rates', () => {

@@ -118,14 +118,19 @@ export function spendCapRefusal(
 
 /**
  * Whether `PUT /billing/subscription` with `tier` is a spend-cap toggle (Pro to Pro with the other
- * setting, §9) and in which direction; null when it is a plan change or no change. A toggle goes
+ * setting, §9) and in which direction, or Free asking for the pay-as-you-go tier (refused: Pro only);
+ * null when it is a plan change or no change. A toggle goes
  * through `spendCapRefusal` and the spend-cap engine, never through the plan change.
  */
 export function spendCapToggleOf(
   current: { readonly plan_id: PlanId; readonly usage_billing_enabled: boolean },
   tier: Tier,
 ): { readonly capOn: boolean } | null {
-  if (current.plan_id !== 'pro' || planIdOfTier(tier) !== 'pro') return null;
+  if (planIdOfTier(tier) !== 'pro') return null;
+  // Free asking for the pay-as-you-go tier asks to turn the cap off, which only Pro may (an upgrade
+  // from Free is the Pro tier, with the cap on).
+  if (current.plan_id === 'free' && tier === 'tier_payg') return { capOn: false };
+  if (current.plan_id !== 'pro') return null;
   const capOn = tier === 'tier_pro';
   return isSpendCapOn('pro', current.usage_billing_enabled) === capOn ? null : { capOn };
 }
