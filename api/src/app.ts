@@ -148,7 +148,7 @@ export async function buildApp({
   await app.register(billingRoutes, { db, clock, cache: cycleRows });
   await app.register(invoiceRoutes, { db });
   await app.register(usageRoutes, { db, clock, cache: cycleRows });
-  await app.register(internalRoutes, { db });
+  await app.register(internalRoutes, { db, clock });
   await app.register(customerRoutes, { db });
   await app.register(taxIdRoutes, { db });
   await app.register(memberRoutes, { db });

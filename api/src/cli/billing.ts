@@ -18,7 +18,7 @@ const USAGE = `Operator commands of the billing engine.
                                                               close the organization's ended cycles at <time>
   npm run billing -- run [--at <time>] [--grace <minutes>]    one pass of the billing job for everyone
   npm run billing -- void-invoice --invoice <id> [--at <time>]  forgive an open invoice
-  npm run billing -- ingest --file <events.json>              ingest a batch of usage events ({"events": [...]})
+  npm run billing -- ingest --file <events.json> [--at <time>]  ingest a batch of usage events ({"events": [...]})
   npm run billing -- surveys --since <YYYY-MM-DD>             the exit and upgrade survey answers since that
                                                               day (UTC), as CSV with a header row
 
@@ -120,7 +120,11 @@ async function main(): Promise<void> {
             `${values.file}: ${batch.error.issues[0]?.message ?? 'invalid batch'}`,
           );
         }
-        const result = await ingestUsageEvents(database.db, batch.data.events);
+        const result = await ingestUsageEvents(database.db, batch.data.events, {
+          at,
+          onError: (organizationId, error) =>
+            console.error(`Restriction of ${organizationId} not observed: ${String(error)}`),
+        });
         console.log(JSON.stringify({ command, ...result }));
         break;
       }

@@ -1,4 +1,4 @@
-import type { Project } from '@meterline/domain';
+import type { PlanId, Project, RestrictionData } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
 
 function baseQuery(db: Db) {
@@ -40,11 +40,28 @@ export async function listProjects(db: Db, organizationId: string): Promise<Proj
   return rows.map(toProject);
 }
 
+/** A project of one of the user's organizations; `restriction` when that organization is restricted. */
 export async function findProjectForUser(db: Db, ref: string, userId: string) {
   const row = await baseQuery(db)
     .innerJoin('memberships', 'memberships.organization_id', 'projects.organization_id')
+    .leftJoin('subscriptions', 'subscriptions.organization_id', 'projects.organization_id')
+    .select([
+      'organizations.restriction_data',
+      'subscriptions.plan_id',
+      'subscriptions.usage_billing_enabled',
+    ])
     .where('projects.ref', '=', ref)
     .where('memberships.user_id', '=', userId)
     .executeTakeFirst();
-  return row && { project: toProject(row), restricted: row.restriction_status === 'restricted' };
+  if (!row) return undefined;
+  const data = row.restriction_data as RestrictionData | null;
+  const restriction =
+    row.restriction_status === 'restricted'
+      ? {
+          violations: data?.violations ?? [],
+          planId: (row.plan_id ?? 'free') as PlanId,
+          usageBillingEnabled: row.usage_billing_enabled ?? false,
+        }
+      : null;
+  return { project: toProject(row), restriction };
 }

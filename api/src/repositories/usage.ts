@@ -1,4 +1,10 @@
-import { Rationals, rational, rationalFromNumber, type Rational } from '@meterline/domain';
+import {
+  isSpendCapOn,
+  Rationals,
+  rational,
+  rationalFromNumber,
+  type Rational,
+} from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
@@ -323,15 +329,25 @@ export async function dailyUsage(
   return result.rows;
 }
 
-/** Each organization's billing cycle anchor, in unix seconds. */
+/**
+ * Each organization's billing cycle anchor, in unix seconds, and whether its plan limits usage at the
+ * quotas (Free, or Pro with the spend cap on).
+ */
 export async function billingAnchors(db: Db, organizationIds: readonly string[]) {
-  if (organizationIds.length === 0) return new Map<string, number>();
+  if (organizationIds.length === 0)
+    return new Map<string, { anchor: number; limitsUsage: boolean }>();
   const rows = await db
     .selectFrom('subscriptions')
-    .select(['organization_id', 'billing_cycle_anchor'])
+    .select(['organization_id', 'billing_cycle_anchor', 'plan_id', 'usage_billing_enabled'])
     .where('organization_id', 'in', [...organizationIds])
     .execute();
   return new Map(
-    rows.map((row) => [row.organization_id, Math.floor(row.billing_cycle_anchor.getTime() / 1000)]),
+    rows.map((row) => [
+      row.organization_id,
+      {
+        anchor: Math.floor(row.billing_cycle_anchor.getTime() / 1000),
+        limitsUsage: isSpendCapOn(row.plan_id, row.usage_billing_enabled),
+      },
+    ]),
   );
 }

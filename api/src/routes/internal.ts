@@ -4,11 +4,15 @@ import {
   usageEventsResultSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
 
 /** Operator calls: authenticated by the metering key, never by a browser session. */
-const internalRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+const internalRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
+  app,
+  { db, clock },
+) => {
   app.post(
     '/internal/usage-events',
     {
@@ -19,6 +23,7 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) =>
         summary: 'Report usage events (batched, idempotent by event id)',
         description:
           'Authorization: Bearer METERING_API_KEY. A batch naming an unknown project is refused whole. ' +
+          'A Free or spend-capped organization whose usage this takes above a quota enters its grace period. ' +
           'An address that sends 10 wrong keys in 15 minutes is answered 429 (Retry-After) until they age out.',
         body: usageEventsBatchSchema,
         response: {
@@ -29,7 +34,13 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) =>
         },
       },
     },
-    async (request) => ingestUsageEvents(db, request.body.events),
+    async (request) =>
+      ingestUsageEvents(db, request.body.events, {
+        at: clock.now(),
+        // The events are stored: the billing job's next pass observes the organization again.
+        onError: (organizationId, error) =>
+          request.log.error({ err: error, organizationId }, 'usage restriction not observed'),
+      }),
   );
 };
 

@@ -1,12 +1,14 @@
-import { errorResponseSchema, projectParamsSchema, projectSchema } from '@meterline/domain';
+import {
+  errorResponseSchema,
+  projectParamsSchema,
+  projectSchema,
+  restrictedProjectMessage,
+} from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireUser } from '../plugins/request-context.ts';
 import { findProjectForUser } from '../repositories/projects.ts';
-
-export const RESTRICTED_MESSAGE =
-  "This project's organization is restricted: all services are paused until its billing issues are resolved.";
 
 const projectRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
@@ -15,7 +17,8 @@ const projectRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => 
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['projects'],
-        summary: 'A project; answers 402 while its organization is restricted',
+        summary:
+          'A project; answers 402 while its organization is restricted, saying why and what lifts it',
         params: projectParamsSchema,
         response: {
           200: projectSchema,
@@ -28,7 +31,10 @@ const projectRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => 
     async (request) => {
       const found = await findProjectForUser(db, request.params.ref, requireUser(request).id);
       if (!found) throw new HttpError(404, 'Project not found');
-      if (found.restricted) throw new HttpError(402, RESTRICTED_MESSAGE);
+      const { restriction } = found;
+      if (restriction) {
+        throw new HttpError(402, restrictedProjectMessage(restriction.violations, restriction));
+      }
       return found.project;
     },
   );

@@ -197,7 +197,11 @@ export async function liveThroughHistory(
       await happening.run();
     }
     context.setNow(at);
-    await runBillingJobs(storyDeps(context), new Date(at * 1000));
+    // The demo world types in the restriction each organization shows (demo-world.md): the replay of
+    // its past does not observe usage, which would decide them again.
+    await runBillingJobs(storyDeps(context), new Date(at * 1000), undefined, undefined, {
+      observeUsage: false,
+    });
     if (at >= seededAt) break;
     const upcoming = await nextBillingMoment(db, at);
     at = Math.min(seededAt, happenings[next]?.at ?? Infinity, upcoming ?? Infinity);

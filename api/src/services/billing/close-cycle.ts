@@ -16,6 +16,8 @@ import { loadCycleData } from './cycle-data.ts';
 import { newId } from './ids.ts';
 import { nextInvoiceNumber } from './invoice-number.ts';
 import { recordLateUsageBilled } from './late-usage.ts';
+import { observeRestriction } from './restrictions.ts';
+import { exceededInCycle } from './usage-restriction.ts';
 
 export type CloseCycleResult =
   | { status: 'not_due'; periodEnd: Date }
@@ -31,7 +33,7 @@ const fromSeconds = (value: number) => new Date(value * 1000);
  * earlier cycles after they closed, becomes an immutable numbered invoice, the credit balance is applied
  * first, and the subscription moves to the next cycle. The cycle's roll-ups are recorded as billed, as
  * read, with the rules it closed under, so usage that reaches it later is billed once, on the next
- * invoice. It all happens under the subscription's row lock in one transaction, and the invoice is
+ * invoice, and the restriction lifecycle is told the cycle closed, above or under its quotas. It all happens under the subscription's row lock in one transaction, and the invoice is
  * unique per (organization, period start): a second closer, concurrent or late, finds nothing due.
  * Charging happens after commit (see collect-invoice), so a crash never leaves a charge without an invoice.
  */
@@ -130,6 +132,21 @@ export async function closeCycle(
       .where('organization_id', '=', organizationId)
       .execute();
     if (scheduled?.planId === 'free') await moveToFreeInstances(trx, organizationId, periodEnd);
+    // The restriction lifecycle hears of the close once, with it: under every quota clears a grace
+    // period, above them it goes on (product-decisions §11). The organization's lock comes after the
+    // subscription's, as in a plan change; nothing takes them the other way round.
+    const exceeded = exceededInCycle(
+      subscription.plan_id,
+      subscription.usage_billing_enabled,
+      data,
+    );
+    const cycleStart = seconds(periodStart);
+    await observeRestriction(
+      trx,
+      organizationId,
+      { kind: 'cycle_closed', cycleStart, exceeded },
+      at,
+    );
     if (!billsHere) return { status: 'nothing_to_bill' };
 
     const amountDue = subtotal - credit;

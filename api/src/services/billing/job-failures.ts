@@ -6,7 +6,8 @@ import type { Database } from '../../db/schema.ts';
 export const FIRST_BACKOFF_MS = 60_000;
 export const MAX_BACKOFF_MS = 6 * 60 * 60_000;
 
-export type JobItemKind = 'close_cycle' | 'collect' | 'reconcile' | 'refund' | 'overdue';
+export type JobItemKind =
+  'close_cycle' | 'collect' | 'reconcile' | 'refund' | 'overdue' | 'usage_restriction';
 
 export interface JobItemError {
   kind: JobItemKind;

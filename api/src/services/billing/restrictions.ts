@@ -98,12 +98,17 @@ async function overdueCount(db: Db, organizationId: string, at: Date): Promise<n
   return row?.count ?? 0;
 }
 
-function lockOrganization(db: Db, organizationId: string) {
+/**
+ * The organization's row lock, taken by every change of its restriction. FOR NO KEY UPDATE: rows that
+ * reference the organization (usage events, invoices) take FOR KEY SHARE on it, which this does not
+ * block, so ingestion and a cycle's close never wait on it or deadlock with it.
+ */
+export function lockOrganization(db: Db, organizationId: string) {
   return db
     .selectFrom('organizations')
     .select(['restriction_status', 'restriction_data'])
     .where('id', '=', organizationId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 

@@ -8,12 +8,15 @@ import { DEFAULT_CLOSE_GRACE_MINUTES } from './close-grace.ts';
 import { collectInvoice } from './collect-invoice.ts';
 import { JobFailures, type JobItemError } from './job-failures.ts';
 import { overdueCandidates, restrictIfOverdue } from './restrictions.ts';
+import { observeCurrentUsage, usageRestrictionCandidates } from './usage-restriction.ts';
 
 export interface BillingRunReport {
   closed: string[];
   paid: string[];
   failed: string[];
   restricted: string[];
+  /** Organizations whose restriction their usage changed (a grace period begun, ended, or restricted). */
+  usageRestrictionChanged: string[];
   reconciled: string[];
   refunded: string[];
   /** Items that failed this run, each recorded with its reason and retried after a backoff. */
@@ -28,8 +31,11 @@ const MAX_CYCLES_PER_RUN = 120;
 /**
  * One pass of the billing job at `at` (the billing time; liveness and backoff go by the wall clock of
  * `deps`): closes every cycle that has ended (all of them, if the job runs late), collects the invoices
- * due, settles charges that lost their way, pays out refunds still owed, and restricts organizations with
- * overdue payments. Each organization, invoice and charge is an item of its own: one that fails is
+ * due, settles charges that lost their way, pays out refunds still owed, restricts organizations with
+ * overdue payments, and sends the usage so far of every Free or spend-capped organization to its
+ * restriction lifecycle (product-decisions §11: this is what ends a grace period once its end has
+ * passed; `observeUsage: false` leaves it out, for the demo seed's replay of a past whose restrictions
+ * it types in). Each organization, invoice and charge is an item of its own: one that fails is
  * recorded and backed off, and the run goes on with the others. Safe to run from several processes at
  * once: every step locks what it changes and is keyed so it happens once.
  */
@@ -38,6 +44,7 @@ export async function runBillingJobs(
   at: Date,
   onlyOrganizationId?: string,
   closeGraceMinutes = DEFAULT_CLOSE_GRACE_MINUTES,
+  options: { observeUsage?: boolean } = {},
 ): Promise<BillingRunReport> {
   const { db } = deps;
   // An operator running one organization by hand means it: no backoff stands in the way.
@@ -49,6 +56,7 @@ export async function runBillingJobs(
     paid: [],
     failed: [],
     restricted: [],
+    usageRestrictionChanged: [],
     reconciled: [],
     refunded: [],
   };
@@ -91,6 +99,19 @@ export async function runBillingJobs(
       restrictIfOverdue(db, organizationId, at),
     );
     if (restricted) report.restricted.push(organizationId);
+  }
+  // After the closes: an organization whose cycle has just closed is observed in its new cycle.
+  const limited =
+    options.observeUsage === false
+      ? []
+      : onlyOrganizationId
+        ? [onlyOrganizationId]
+        : await usageRestrictionCandidates(db);
+  for (const organizationId of limited) {
+    const changed = await items.isolate('usage_restriction', organizationId, organizationId, () =>
+      observeCurrentUsage(db, organizationId, at),
+    );
+    if (changed) report.usageRestrictionChanged.push(organizationId);
   }
   return { ...report, errors: items.errors, deferred: items.deferred };
 }

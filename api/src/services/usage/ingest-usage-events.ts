@@ -8,11 +8,27 @@ import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { billingAnchors, insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
 import { closedCycleSpans } from '../../repositories/closed-cycles.ts';
+import { observeCurrentUsage } from '../billing/usage-restriction.ts';
 
-/** Stores a batch of usage events; a batch naming an unknown project is refused whole. */
+/** Restriction observations after a batch: at the ingestion's moment, failures reported, not thrown. */
+export interface ObserveRestrictions {
+  at: Date;
+  onError(organizationId: string, error: unknown): void;
+}
+
+/**
+ * Stores a batch of usage events; a batch naming an unknown project is refused whole. With `observe`,
+ * when the batch held new events, each Free or spend-capped organization it names is then sent its
+ * cycle so far (product-decisions §11: a
+ * Free or spend-capped organization above a quota starts its grace period at once), one observation
+ * per organization, each in its own short transaction after the events' statement has committed: the
+ * events never wait on it, and an observation that fails loses no event (the billing job's next pass
+ * observes the organization again).
+ */
 export async function ingestUsageEvents(
   db: Db,
   events: readonly UsageEvent[],
+  observe?: ObserveRestrictions,
 ): Promise<UsageEventsResult> {
   const projects = await projectsByRef(db, [...new Set(events.map((event) => event.project_ref))]);
   const unknown = events.find((event) => !projects.has(event.project_ref));
@@ -25,7 +41,7 @@ export async function ingestUsageEvents(
   const early = new Set<string>();
   for (const event of events) {
     const project = projects.get(event.project_ref);
-    const anchor = project ? anchors.get(project.organizationId) : undefined;
+    const anchor = project ? anchors.get(project.organizationId)?.anchor : undefined;
     if (project && anchor !== undefined && event.timestamp < anchor)
       early.add(project.organizationId);
   }
@@ -46,12 +62,22 @@ export async function ingestUsageEvents(
         timestamp: event.timestamp,
         cycleStart: cycleStartOf(
           project.organizationId,
-          anchors.get(project.organizationId),
+          anchors.get(project.organizationId)?.anchor,
           event.timestamp,
         ),
       };
     }),
   );
+  if (observe && accepted > 0) {
+    for (const [organizationId, anchor] of anchors) {
+      if (!anchor.limitsUsage) continue;
+      try {
+        await observeCurrentUsage(db, organizationId, observe.at);
+      } catch (error) {
+        observe.onError(organizationId, error);
+      }
+    }
+  }
   return { accepted, duplicates: events.length - accepted };
 }
 

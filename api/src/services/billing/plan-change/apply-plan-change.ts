@@ -1,4 +1,4 @@
-import { addMonthsClamped, type UpcomingInvoiceLine } from '@meterline/domain';
+import { addMonthsClamped, planChangeType, type UpcomingInvoiceLine } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../../repositories/closed-cycles.ts';
@@ -9,6 +9,7 @@ import { billingIdentity } from '../billing-identity.ts';
 import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
 import { newId } from '../ids.ts';
 import { nextInvoiceNumber } from '../invoice-number.ts';
+import { observeRestriction } from '../restrictions.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =
   'The plan change had expired or failed before this payment completed.';
@@ -34,8 +35,9 @@ interface StoredUsageRow {
  * paid (by the card, the balance, or billed via the partner); the ending cycle is recorded as closed at
  * the change with the usage it billed; the subscription moves to the new plan with a new cycle starting
  * at the change; a downgrade to Free ends every add-on and moves compute to the free instance; the paying
- * card becomes the default. Only a pending change, on the subscription it was priced against, is
- * applied: otherwise nothing changes and the reason is answered, so that money taken for it is refunded.
+ * card becomes the default; an upgrade lifts a restriction for usage. Only a pending change, on the
+ * subscription it was priced against, is applied: otherwise nothing changes and the reason is answered,
+ * so that money taken for it is refunded.
  */
 export async function applyPlanChangeIn(
   trx: Db,
@@ -140,6 +142,10 @@ export async function applyPlanChangeIn(
   if (change.to_plan === 'free') await moveToFreeInstances(trx, organizationId, at);
   if (change.payment_method_id && change.charge_today_cents > 0) {
     await makeDefaultPaymentMethod(trx, organizationId, change.payment_method_id);
+  }
+  // An upgrade lifts a restriction for usage (not one for an overdue payment), as it is applied.
+  if (planChangeType(change.from_plan, change.to_plan) === 'upgrade') {
+    await observeRestriction(trx, organizationId, { kind: 'plan_upgraded' }, wallNow);
   }
   await trx
     .updateTable('plan_changes')
