@@ -49,6 +49,8 @@ export interface OrganizationsTable {
   /** Drawn on the organization's first invoice; every invoice number it gets starts with it. */
   invoice_prefix: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
+  /** The subscription's billing_version the restriction lifecycle last saw the usage at. */
+  usage_observed_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface MembershipsTable {

@@ -89,6 +89,21 @@ export async function seedDemoWorld(db: Db, clock: Clock): Promise<void> {
   let storyNow = date(seededAt);
   const simulator = new PaymentSimulator(db, () => storyNow);
   await liveThroughHistory(db, simulator, (at) => (storyNow = at), organizations, seededAt);
+  // The world's restriction states are as demo-world.md writes them: its usage counts as observed.
+  await db
+    .updateTable('organizations')
+    .set((eb) => ({
+      usage_observed_version: eb
+        .selectFrom('subscriptions')
+        .select('subscriptions.billing_version')
+        .whereRef('subscriptions.organization_id', '=', 'organizations.id'),
+    }))
+    .where(
+      'id',
+      'in',
+      organizations.map((org) => org.id),
+    )
+    .execute();
 
   await db
     .insertInto('app_meta')

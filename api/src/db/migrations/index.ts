@@ -16,6 +16,7 @@ import * as planChangeQuotes from './0014-plan-change-quotes.ts';
 import * as restrictionTransitions from './0015-restriction-transitions.ts';
 import * as spendCapToggles from './0016-spend-cap-toggles.ts';
 import * as platformFields from './0017-platform-fields.ts';
+import * as usageObservedVersion from './0018-usage-observed-version.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-restriction-transitions': restrictionTransitions,
   '0016-spend-cap-toggles': spendCapToggles,
   '0017-platform-fields': platformFields,
+  '0018-usage-observed-version': usageObservedVersion,
 };

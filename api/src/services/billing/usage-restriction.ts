@@ -62,19 +62,35 @@ export async function observeCurrentUsage(
     );
     const exceeded = exceededInCycle(planId, usageBillingEnabled, data);
     const cycleStart = seconds(subscription.current_period_start);
+    await trx
+      .updateTable('organizations')
+      .set({ usage_observed_version: subscription.billing_version })
+      .where('id', '=', organizationId)
+      .execute();
     return observeRestriction(trx, organizationId, { kind: 'usage', cycleStart, exceeded }, at);
   });
 }
 
 /**
- * Organizations whose plan limits usage (Free, Pro with the cap on) and that have usage in their
- * current cycle: the only ones a `usage` observation can change (read unlocked; each is observed
- * under its own lock).
+ * What the job's pass observes: organizations whose plan limits usage (Free, Pro with the cap on), with
+ * usage in their current cycle, and either in a grace period or past it (the pass moves them on with
+ * time: a grace period's end passing) or with usage that moved since their last observation (one that
+ * ingestion could not make). Read unlocked; each is observed under its own lock. Usage going above a
+ * quota is observed where it arrives: the demo world, seeded as observed, keeps its states as written
+ * (limits-co above its quota with no restriction) until new usage arrives.
  */
 export async function usageRestrictionCandidates(db: Db): Promise<string[]> {
   const rows = await db
     .selectFrom('subscriptions')
+    .innerJoin('organizations', 'organizations.id', 'subscriptions.organization_id')
     .select(['organization_id', 'plan_id', 'usage_billing_enabled'])
+    .where((eb) =>
+      eb.or([
+        eb('organizations.restriction_status', 'in', ['grace_period', 'grace_period_over']),
+        eb('organizations.usage_observed_version', 'is', null),
+        eb('organizations.usage_observed_version', '!=', eb.ref('subscriptions.billing_version')),
+      ]),
+    )
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('usage_cycle')
