@@ -49,6 +49,41 @@ describe('the spend cap panel', () => {
     await section.getByText('On', { exact: true }).waitFor();
   });
 
+  test('payg-co: turning the cap on issues an invoice of exactly the overage the upcoming invoice showed', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    await gotoBilling(page, 'payg-co');
+    const upcoming = billingSection(page, 'breakdown');
+    const amountOf = async (name: string) => {
+      const row = upcoming.getByRole('row').filter({ has: page.getByRole('cell', { name }) });
+      const text = (await row.getByRole('cell').last().textContent()) ?? '';
+      return Math.round(Number(text.replace(/[$,]/g, '')) * 100);
+    };
+    await upcoming.getByRole('row').first().waitFor();
+    // The capped overage lines the demo world shows for payg-co (spend cap off).
+    const overage = [
+      await amountOf('Egress'),
+      await amountOf('Database Size'),
+      await amountOf('Monthly Active Users'),
+    ];
+    expect(overage.every((cents) => cents > 0)).toBe(true);
+    const total = overage.reduce((sum, cents) => sum + cents, 0);
+
+    await billingSection(page, 'cost-control')
+      .getByRole('link', { name: 'Change spend cap' })
+      .click();
+    const dialog = panel(page);
+    await dialog.getByText('Spend cap on', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Successfully enabled spend cap').waitFor({ timeout: ACTION_TIMEOUT_MS });
+
+    const invoices = billingSection(page, 'invoices');
+    const dollars = `$${(total / 100).toFixed(2)}`;
+    await invoices.getByRole('row').filter({ hasText: dollars }).first().waitFor();
+    // The upcoming invoice has no capped overage any more.
+    await upcoming.getByRole('cell', { name: 'Egress' }).waitFor({ state: 'detached' });
+    await shot(page, 'payg-co-after-cap-on');
+  });
+
   test('dark and 375 px: the panel fits and passes axe', async () => {
     const page = await harness().sessionPage('owner@example.com', {
       width: 375,
