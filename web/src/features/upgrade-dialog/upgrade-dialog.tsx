@@ -19,7 +19,10 @@ import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { usePaymentMethodsQuery } from '../../data/payment-methods-query';
-import { useSubscriptionPreviewQuery } from '../../data/subscription-preview-query';
+import {
+  isStalePreviewError,
+  useSubscriptionPreviewQuery,
+} from '../../data/subscription-preview-query';
 import { useSubscriptionQuery } from '../../data/subscription-query';
 import {
   CONFIRM_PAYMENT_FAILED,
@@ -36,6 +39,7 @@ import { ChargeBreakdown } from './charge-breakdown';
 import { PaymentMethodPicker } from './payment-method-picker';
 
 export const PREVIEW_FAILED = 'Failed to preview subscription';
+export const PRICE_UPDATED = 'The charge was worked out again';
 export const CONFIRMING_PAYMENT = 'Confirming payment…';
 
 export function upgradedMessage(target: PlanId): string {
@@ -219,11 +223,15 @@ function ReviewForm({
 }) {
   const card = PLAN_CARDS[target];
   const subscription = useSubscriptionQuery(organization.slug);
-  const preview = useSubscriptionPreviewQuery(organization.slug, card.id);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const preview = useSubscriptionPreviewQuery(organization.slug, card.id, {
+    // The price being paid stays as it was sent; it is refreshed while the owner looks at it.
+    refresh: phase === 'idle',
+  });
   const update = useSubscriptionUpdateMutation(organization.slug);
   const idempotency = useIdempotencyKey();
-  const [phase, setPhase] = useState<Phase>('idle');
   const [failure, setFailure] = useState<string | null>(null);
+  const [repriced, setRepriced] = useState(false);
   // Set synchronously: a second click before React re-renders sends nothing more.
   const submitting = useRef(false);
   const busy = phase === 'submitting' || phase === 'confirming';
@@ -241,6 +249,7 @@ function ReviewForm({
       return;
     }
     setFailure(null);
+    setRepriced(false);
     setWorking(true);
     setPhase('submitting');
     const body = {
@@ -265,6 +274,14 @@ function ReviewForm({
       onUpgraded({ from, to: target });
     } catch (error) {
       if (!isOutcomeUnknown(error)) idempotency.settle();
+      if (isStalePreviewError(error)) {
+        // The price had expired (the dialog stayed open, the computer slept): nothing was charged.
+        // Price it again and let the owner confirm the new figures.
+        setRepriced(true);
+        setPhase('idle');
+        void preview.refetch();
+        return;
+      }
       const message = messageOf(error);
       if (message === CONFIRM_PAYMENT_FAILED) toast.error(CONFIRM_PAYMENT_FAILED, ERROR_TOAST);
       else toast.error(`Unable to update subscription: ${message}`, ERROR_TOAST);
@@ -369,6 +386,12 @@ function ReviewForm({
             {CONFIRMING_PAYMENT}
           </p>
         ) : null}
+        {repriced ? (
+          <Notice tone="info" role="status" title={PRICE_UPDATED}>
+            The price shown had expired, so nothing was charged. Check the charge today and confirm
+            again.
+          </Notice>
+        ) : null}
         {failure ? (
           <Notice tone="destructive" role="alert" title="The upgrade did not go through">
             {failure}
@@ -382,7 +405,8 @@ function ReviewForm({
         <Button
           type="submit"
           variant="primary"
-          disabled={!preview.data}
+          // After an expired price, Confirm waits for the new one.
+          disabled={!preview.data || (repriced && preview.isFetching)}
           aria-disabled={busy || undefined}
         >
           {busy ? <Loader2 aria-hidden className="animate-spin" /> : null}
