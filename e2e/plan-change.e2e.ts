@@ -126,7 +126,8 @@ async function shownCharge(dialog: Locator): Promise<ShownCharge> {
     label: (await row.getByRole('rowheader').innerText()).split('\n')[0] ?? '',
     cents: cents(await row.getByRole('cell').innerText()),
   });
-  const bodyRows = table.locator('tbody tr');
+  // Rows with an amount: the usage group's heading row has none.
+  const bodyRows = table.locator('tbody tr:has(td)');
   const lines = await Promise.all(
     Array.from({ length: await bodyRows.count() }, (_, index) => read(bodyRows.nth(index))),
   );

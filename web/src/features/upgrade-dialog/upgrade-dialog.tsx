@@ -379,25 +379,29 @@ function ReviewForm({
             ))}
           </ul>
         </section>
-
-        {phase === 'confirming' ? (
-          <p role="status" className="flex items-center gap-2 text-muted-foreground">
-            <Loader2 aria-hidden className="size-4 animate-spin" />
-            {CONFIRMING_PAYMENT}
-          </p>
-        ) : null}
-        {repriced ? (
-          <Notice tone="info" role="status" title={PRICE_UPDATED}>
-            The price shown had expired, so nothing was charged. Check the charge today and confirm
-            again.
-          </Notice>
-        ) : null}
-        {failure ? (
-          <Notice tone="destructive" role="alert" title="The upgrade did not go through">
-            {failure}
-          </Notice>
-        ) : null}
       </DialogBody>
+      {phase === 'confirming' || repriced || failure ? (
+        // Above the actions, outside the scrolling body: seen without scrolling down the charge.
+        <div className="space-y-3 border-t px-5 py-3 sm:px-6">
+          {phase === 'confirming' ? (
+            <p role="status" className="flex items-center gap-2 text-muted-foreground">
+              <Loader2 aria-hidden className="size-4 animate-spin" />
+              {CONFIRMING_PAYMENT}
+            </p>
+          ) : null}
+          {repriced ? (
+            <Notice tone="info" role="status" title={PRICE_UPDATED}>
+              The price shown had expired, so nothing was charged. Check the charge today and
+              confirm again.
+            </Notice>
+          ) : null}
+          {failure ? (
+            <Notice tone="destructive" role="alert" title="The upgrade did not go through">
+              {failure}
+            </Notice>
+          ) : null}
+        </div>
+      ) : null}
       <DialogFooter>
         <Button disabled={busy} onClick={onClose}>
           Cancel
