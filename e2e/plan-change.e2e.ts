@@ -200,6 +200,13 @@ describe('acme-free upgrades to Pro with a card added in the dialog', () => {
       ['Pro plan', '$25.00'],
     ]);
     expect(charge.charge).toBe(2500);
+    // The monthly estimate too: the plan's $25.00 and what the projects add make the month.
+    const monthly = dialog.getByRole('table', { name: 'Monthly invoice estimate' });
+    const monthlyLines = await monthly.locator('tbody td').allInnerTexts();
+    expect(await monthly.locator('tbody th').first().innerText()).toBe('Pro plan');
+    expect(monthlyLines[0]).toBe('$25.00');
+    const perMonth = cents(await monthly.locator('tfoot td').innerText());
+    expect(perMonth).toBe(monthlyLines.reduce((sum, shown) => sum + cents(shown), 0));
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Confirm upgrade' }).click();

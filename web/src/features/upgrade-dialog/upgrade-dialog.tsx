@@ -2,7 +2,6 @@ import { useRef, useState } from 'react';
 import {
   cardBadges,
   featureText,
-  formatCents,
   hasPermission,
   PLAN_CARDS,
   planName,
@@ -36,6 +35,7 @@ import type { PaymentPort } from '../../payments/payment-port';
 import { PaymentsProvider } from '../../payments/payments-provider';
 import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
 import { ChargeBreakdown } from './charge-breakdown';
+import { MonthlyEstimate } from './monthly-estimate';
 import { PaymentMethodPicker } from './payment-method-picker';
 
 export const PREVIEW_FAILED = 'Failed to preview subscription';
@@ -350,20 +350,11 @@ function ReviewForm({
         </section>
 
         {preview.data ? (
-          <section aria-labelledby="upgrade-monthly-heading" className="space-y-1">
-            <h3 id="upgrade-monthly-heading" className="text-sm font-semibold">
-              Monthly invoice estimate
-            </h3>
-            <p>
-              <span className="font-semibold tabular-nums">
-                {formatCents(preview.data.monthly_invoice_estimate)}
-              </span>{' '}
-              <span className="text-muted-foreground">per month</span>
-            </p>
-            <p className="text-xs text-muted-foreground">
-              {`The ${card.name} plan fee with today's projects and add-ons, compute beyond the credits included. Usage beyond the included quota is extra.`}
-            </p>
-          </section>
+          <MonthlyEstimate
+            planName={card.name}
+            planPrice={card.priceMonthly}
+            estimate={preview.data.monthly_invoice_estimate}
+          />
         ) : null}
 
         <section aria-labelledby="upgrade-features-heading" className="space-y-2">
