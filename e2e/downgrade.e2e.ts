@@ -10,17 +10,10 @@ import {
 import { seriousAxeViolations } from './support/harness.ts';
 import { toastWith } from './support/payments.ts';
 
-// Issue 11 (items 9 and the scheduled change), in the browser against the real product: acme-pro
-// downgrades to Free through the confirm modal and the exit survey; fly-co's downgrade is scheduled
-// for the end of its cycle, shown in the subscription section, and cancelled.
-//
-// WRITTEN AGAINST THE CONTRACT, NOT YET RUN. On the branch where these were written, the API routes
-// (POST /billing/subscription/preview, PUT /billing/subscription, GET
-// /members/reached-free-project-limit, POST /platform/feedback/downgrade, DELETE
-// /billing/subscription/scheduled-change), the plan panel's "Downgrade to Free" button that opens
-// DowngradeFlow, and ScheduledChangeNotice in the subscription section did not exist yet. Flip
-// PENDING_MERGE once they are merged, then run `npm run test:e2e`.
-const PENDING_MERGE = true;
+// Issue 11 (item 9 and the scheduled change), in the browser against the real product: acme-pro
+// downgrades to Free through the confirm modal and the exit survey; crowded-co's downgrade is blocked
+// by the members modal; fly-co's downgrade is scheduled for the end of its cycle, shown in the
+// subscription section, and cancelled.
 
 // The spec's texts, typed out independently of the implementation.
 const REASON_REQUIRED = 'Please select a reason for canceling your subscription.';
@@ -59,15 +52,34 @@ function recordWrites(page: Page, pathname: string, method: string): Request[] {
   return requests;
 }
 
-/** Opens the plan panel and its "Downgrade to Free"; answers the flow's dialog once the preview is in. */
+function changePlanLink(page: Page): Locator {
+  return billingSection(page, 'subscription').getByRole('link', {
+    name: 'Change subscription plan',
+  });
+}
+
+async function expectFocusOn(page: Page, target: Locator): Promise<void> {
+  await eventually(() => target.evaluate((element) => element === document.activeElement)).toBe(
+    true,
+  );
+}
+
+/**
+ * Opens the plan panel with the subscription section's link and its "Downgrade to Free"; answers the
+ * flow's dialog once the preview is in.
+ */
 async function openDowngradeToFree(page: Page, slug: string): Promise<Locator> {
+  await gotoBilling(page, slug);
   const preview = apiResponse(
     page,
     `/platform/organizations/${slug}/billing/subscription/preview`,
     'POST',
   );
-  await gotoBilling(page, slug, '?panel=subscriptionPlan');
-  await page.getByRole('button', { name: 'Downgrade to Free' }).click();
+  await changePlanLink(page).click();
+  await page
+    .getByRole('dialog', { name: 'Change subscription plan' })
+    .getByRole('button', { name: 'Downgrade to Free' })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Downgrade to the Free plan' });
   await dialog.waitFor();
   expect((await preview).status()).toBe(200);
@@ -75,24 +87,27 @@ async function openDowngradeToFree(page: Page, slug: string): Promise<Locator> {
   return dialog;
 }
 
-async function answerSurvey(page: Page, dialog: Locator, submit: string): Promise<void> {
+/** Confirms the downgrade and answers the exit survey, which first demands a reason; returns it. */
+async function answerSurvey(page: Page, dialog: Locator, submit: string): Promise<Locator> {
   await dialog.getByRole('button', { name: 'Confirm downgrade' }).click();
-  await dialog.getByRole('group', { name: 'Why are you downgrading?' }).waitFor();
+  const survey = page.getByRole('dialog', { name: 'Before you downgrade' });
+  await survey.getByRole('group', { name: 'Why are you downgrading?' }).waitFor();
   // The last reason is always "None of the above", whatever the shuffle.
-  const radios = dialog.getByRole('radio');
+  const radios = survey.getByRole('radio');
   expect(await radios.count()).toBe(11);
   expect(await radios.last().getAttribute('value')).toBe('none');
-  await dialog.getByRole('button', { name: submit }).click();
-  await dialog.getByRole('alert').filter({ hasText: REASON_REQUIRED }).waitFor();
+  await survey.getByRole('button', { name: submit }).click();
+  await survey.getByRole('alert').filter({ hasText: REASON_REQUIRED }).waitFor();
   expect(await seriousAxeViolations(page)).toEqual([]);
-  await dialog.getByRole('radio', { name: 'It is too expensive' }).check();
-  await dialog
+  await survey.getByRole('radio', { name: 'It is too expensive' }).check();
+  await survey
     .getByRole('textbox', { name: 'What price would have felt right for what you use?' })
     .fill('Half of it');
-  await dialog.getByRole('button', { name: submit }).click();
+  await survey.getByRole('button', { name: submit }).click();
+  return survey;
 }
 
-describe.skipIf(PENDING_MERGE)('acme-pro downgrades to Free', () => {
+describe('acme-pro downgrades to Free', () => {
   const harness = useHarness();
 
   test('the confirm modal lists the custom domain, the survey demands a reason, then Free', async () => {
@@ -111,9 +126,9 @@ describe.skipIf(PENDING_MERGE)('acme-pro downgrades to Free', () => {
     expect(await dialog.getByText('Micro compute').count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
 
-    await answerSurvey(page, dialog, 'Submit and downgrade');
+    const survey = await answerSurvey(page, dialog, 'Submit and downgrade');
     await toastWith(page, TO_FREE).waitFor();
-    await dialog.waitFor({ state: 'detached' });
+    await survey.waitFor({ state: 'detached' });
 
     expect(feedback).toHaveLength(1);
     expect(feedback[0]?.postDataJSON()).toEqual({
@@ -129,10 +144,62 @@ describe.skipIf(PENDING_MERGE)('acme-pro downgrades to Free', () => {
     await eventually(() =>
       billingSection(page, 'subscription').getByText('Free plan', { exact: true }).count(),
     ).toBe(1);
+    // The flow and the panel closed together: focus is back on the link that opened the panel.
+    await expectFocusOn(page, changePlanLink(page));
   });
 });
 
-describe.skipIf(PENDING_MERGE)('fly-co schedules its downgrade for the end of the cycle', () => {
+describe('crowded-co cannot downgrade to Free while members are at their free project limit', () => {
+  const harness = useHarness();
+
+  test('Confirm shows the members modal; closing it changes nothing', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    const feedback = recordWrites(page, '/platform/feedback/downgrade', 'POST');
+    const changes = recordWrites(
+      page,
+      '/platform/organizations/crowded-co/billing/subscription',
+      'PUT',
+    );
+    const members = await page.request.get(
+      '/platform/organizations/crowded-co/members/reached-free-project-limit',
+    );
+    expect(members.status()).toBe(200);
+    const atLimit = (await members.json()) as { username: string | null; primary_email: string }[];
+    expect(atLimit).toHaveLength(2);
+
+    const dialog = await openDowngradeToFree(page, 'crowded-co');
+    await dialog.getByRole('button', { name: 'Confirm downgrade' }).click();
+    const modal = page.getByRole('dialog', {
+      name: 'Members have reached their free project limit',
+    });
+    const list = modal.getByRole('list', { name: 'Members at their free project limit' });
+    await list.waitFor();
+    const shown = await list.getByRole('listitem').allInnerTexts();
+    expect(shown).toHaveLength(2);
+    for (const member of atLimit) {
+      expect(shown.some((text) => text.includes(member.username ?? member.primary_email))).toBe(
+        true,
+      );
+    }
+    expect(shown.every((text) => text.includes('Limit of 2 free projects'))).toBe(true);
+    // Blocking: no survey, only Close (the focused control).
+    expect(await modal.getByRole('radio').count()).toBe(0);
+    const close = modal.getByRole('button', { name: 'Close' }).first();
+    await expectFocusOn(page, close);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await close.click();
+    await modal.waitFor({ state: 'detached' });
+
+    expect(feedback).toEqual([]);
+    expect(changes).toEqual([]);
+    expect((await apiSubscription(page, 'crowded-co')).plan.id).toBe('pro');
+    // The panel stays; focus is back on the button that started the flow.
+    const panel = page.getByRole('dialog', { name: 'Change subscription plan' });
+    await expectFocusOn(page, panel.getByRole('button', { name: 'Downgrade to Free' }));
+  });
+});
+
+describe('fly-co schedules its downgrade for the end of the cycle', () => {
   const harness = useHarness();
 
   test('the date is shown before and after, and the scheduled change can be cancelled', async () => {

@@ -205,6 +205,17 @@ export async function seriousAxeViolations(
   // Evaluated through the debugging protocol, which the page's Content-Security-Policy does not govern:
   // a script tag added to the page would be an inline script that the policy refuses.
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // A dialog or notice fading in is read at its half-way colours: let finite animations end first
+  // (spinners run forever and are left alone).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   await page.evaluate(axeSource);
   const results = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })

@@ -1,12 +1,27 @@
-import type { ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Tooltip } from 'radix-ui';
 import { Toaster } from 'sonner';
 import { useTheme } from '../lib/theme';
 
+/** Phones (below Tailwind's `sm`): a toast at the bottom would cover a dialog's main action. */
+const NARROW_QUERY = '(max-width: 639px)';
+
+function subscribeNarrow(onChange: () => void): () => void {
+  if (typeof window.matchMedia !== 'function') return () => undefined;
+  const media = window.matchMedia(NARROW_QUERY);
+  media.addEventListener('change', onChange);
+  return () => media.removeEventListener('change', onChange);
+}
+
+function isNarrow(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches;
+}
+
 function ThemedToaster() {
   const { theme } = useTheme();
-  return <Toaster theme={theme} position="bottom-right" closeButton />;
+  const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false);
+  return <Toaster theme={theme} position={narrow ? 'top-center' : 'bottom-right'} closeButton />;
 }
 
 /** Everything the app needs around its routes; tests render the same providers. */

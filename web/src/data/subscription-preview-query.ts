@@ -1,4 +1,10 @@
-import { subscriptionPreviewSchema, type SubscriptionPreview, type Tier } from '@meterline/domain';
+import {
+  PRORATION_DATE_MAX_AGE_SECONDS,
+  PRORATION_DATE_STALE_MESSAGE,
+  subscriptionPreviewSchema,
+  type SubscriptionPreview,
+  type Tier,
+} from '@meterline/domain';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch, isApiError, ResponseShapeError, segment } from './api-client';
 import { subscriptionPreviewKeys } from './keys';
@@ -27,11 +33,31 @@ export function shouldRetryPreview(failureCount: number, error: unknown): boolea
   return failureCount < 3;
 }
 
-/** The preview of a change to `tier`; asked only while `enabled` (the dialog is open). */
+/**
+ * How often a preview on screen is asked again: half the time the server accepts its `proration_date`
+ * (PRORATION_DATE_MAX_AGE_SECONDS), so an owner who leaves the dialog open always confirms a price
+ * the server still honours, with room for a slow answer or a throttled background tab.
+ */
+export const PREVIEW_REFRESH_MS = (PRORATION_DATE_MAX_AGE_SECONDS * 1000) / 2;
+
+/**
+ * The server's refusal of a change priced by a preview it no longer honours: the proration date is
+ * too old or from another cycle (400), or the subscription moved since (409, "Preview the change
+ * again."). The answer is a new preview, not a dead end.
+ */
+export function isStalePreviewError(error: unknown): boolean {
+  if (isApiError(error, 400)) return error.message === PRORATION_DATE_STALE_MESSAGE;
+  return isApiError(error, 409) && error.message.endsWith('Preview the change again.');
+}
+
+/**
+ * The preview of a change to `tier`; asked only while `enabled` (the dialog is open), and asked again
+ * every PREVIEW_REFRESH_MS while `refresh` (not while the change it priced is being sent).
+ */
 export function useSubscriptionPreviewQuery(
   slug: string,
   tier: Tier,
-  { enabled = true }: { enabled?: boolean } = {},
+  { enabled = true, refresh = true }: { enabled?: boolean; refresh?: boolean } = {},
 ) {
   return useQuery({
     queryKey: subscriptionPreviewKeys.detail(slug, tier),
@@ -41,5 +67,8 @@ export function useSubscriptionPreviewQuery(
     // A preview is priced at the moment it is asked: a dialog opened again asks again.
     staleTime: 0,
     gcTime: 0,
+    refetchInterval: refresh ? PREVIEW_REFRESH_MS : false,
+    // A hidden tab keeps its price fresh too: the owner may come back to it and confirm at once.
+    refetchIntervalInBackground: true,
   });
 }

@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { Dialog as RadixDialog } from 'radix-ui';
 import { cn } from '../../lib/cn';
+import { rememberOpener, returnFocus } from '../../lib/return-focus';
 
 /**
  * A side panel: a modal dialog along the right edge (the whole width on a phone). Radix keeps focus
- * inside while it is open, returns it to the opener when it closes, closes on Escape, and hides the
+ * inside while it is open and closes on Escape; focus returns to the opener when it closes
+ * (lib/return-focus: a panel is opened by its `?panel=` link, not a Radix Trigger); Radix hides the
  * rest of the page from assistive technology.
  */
 export function Sheet({
@@ -28,6 +30,8 @@ export function Sheet({
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/40 data-[state=open]:animate-fade-in dark:bg-black/60" />
         <RadixDialog.Content
+          onOpenAutoFocus={rememberOpener}
+          onCloseAutoFocus={returnFocus}
           {...(description ? {} : { 'aria-describedby': undefined })}
           className={cn(
             'fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l bg-background text-foreground shadow-popover outline-none',

@@ -25,7 +25,6 @@ import { DowngradeConsequences } from './downgrade-confirm-step';
 import { ExitSurveyForm } from './exit-survey-form';
 import { MembersAtLimit } from './members-at-limit';
 import { useDowngradeSubmit } from './use-downgrade-submit';
-import { useReturnFocus } from './use-return-focus';
 
 export interface DowngradeFlowProps {
   orgSlug: string;
@@ -54,10 +53,9 @@ type Step =
  * `onClose` or `onDone`): a confirm modal stating what is lost, then either the blocking
  * members-exceed-limit modal or the exit survey, whose submit sends the survey and then the change.
  * One dialog whose content moves step by step: focus stays inside it, moves to each step's first
- * control, and returns to the opener when it closes.
+ * control, and returns to the opener when it closes (the shared dialog's lib/return-focus).
  */
 export function DowngradeFlow(props: DowngradeFlowProps) {
-  useReturnFocus();
   return (
     <PaymentsProvider>
       <DowngradeDialog {...props} />

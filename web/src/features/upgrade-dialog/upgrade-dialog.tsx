@@ -2,7 +2,6 @@ import { useRef, useState } from 'react';
 import {
   cardBadges,
   featureText,
-  formatCents,
   hasPermission,
   PLAN_CARDS,
   planName,
@@ -19,7 +18,10 @@ import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { usePaymentMethodsQuery } from '../../data/payment-methods-query';
-import { useSubscriptionPreviewQuery } from '../../data/subscription-preview-query';
+import {
+  isStalePreviewError,
+  useSubscriptionPreviewQuery,
+} from '../../data/subscription-preview-query';
 import { useSubscriptionQuery } from '../../data/subscription-query';
 import {
   CONFIRM_PAYMENT_FAILED,
@@ -33,9 +35,11 @@ import type { PaymentPort } from '../../payments/payment-port';
 import { PaymentsProvider } from '../../payments/payments-provider';
 import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
 import { ChargeBreakdown } from './charge-breakdown';
+import { MonthlyEstimate } from './monthly-estimate';
 import { PaymentMethodPicker } from './payment-method-picker';
 
 export const PREVIEW_FAILED = 'Failed to preview subscription';
+export const PRICE_UPDATED = 'The charge was worked out again';
 export const CONFIRMING_PAYMENT = 'Confirming payment…';
 
 export function upgradedMessage(target: PlanId): string {
@@ -219,11 +223,15 @@ function ReviewForm({
 }) {
   const card = PLAN_CARDS[target];
   const subscription = useSubscriptionQuery(organization.slug);
-  const preview = useSubscriptionPreviewQuery(organization.slug, card.id);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const preview = useSubscriptionPreviewQuery(organization.slug, card.id, {
+    // The price being paid stays as it was sent; it is refreshed while the owner looks at it.
+    refresh: phase === 'idle',
+  });
   const update = useSubscriptionUpdateMutation(organization.slug);
   const idempotency = useIdempotencyKey();
-  const [phase, setPhase] = useState<Phase>('idle');
   const [failure, setFailure] = useState<string | null>(null);
+  const [repriced, setRepriced] = useState(false);
   // Set synchronously: a second click before React re-renders sends nothing more.
   const submitting = useRef(false);
   const busy = phase === 'submitting' || phase === 'confirming';
@@ -241,6 +249,7 @@ function ReviewForm({
       return;
     }
     setFailure(null);
+    setRepriced(false);
     setWorking(true);
     setPhase('submitting');
     const body = {
@@ -265,6 +274,14 @@ function ReviewForm({
       onUpgraded({ from, to: target });
     } catch (error) {
       if (!isOutcomeUnknown(error)) idempotency.settle();
+      if (isStalePreviewError(error)) {
+        // The price had expired (the dialog stayed open, the computer slept): nothing was charged.
+        // Price it again and let the owner confirm the new figures.
+        setRepriced(true);
+        setPhase('idle');
+        void preview.refetch();
+        return;
+      }
       const message = messageOf(error);
       if (message === CONFIRM_PAYMENT_FAILED) toast.error(CONFIRM_PAYMENT_FAILED, ERROR_TOAST);
       else toast.error(`Unable to update subscription: ${message}`, ERROR_TOAST);
@@ -333,20 +350,11 @@ function ReviewForm({
         </section>
 
         {preview.data ? (
-          <section aria-labelledby="upgrade-monthly-heading" className="space-y-1">
-            <h3 id="upgrade-monthly-heading" className="text-sm font-semibold">
-              Monthly invoice estimate
-            </h3>
-            <p>
-              <span className="font-semibold tabular-nums">
-                {formatCents(preview.data.monthly_invoice_estimate)}
-              </span>{' '}
-              <span className="text-muted-foreground">per month</span>
-            </p>
-            <p className="text-xs text-muted-foreground">
-              {`The ${card.name} plan fee with today's projects and add-ons, compute beyond the credits included. Usage beyond the included quota is extra.`}
-            </p>
-          </section>
+          <MonthlyEstimate
+            planName={card.name}
+            planPrice={card.priceMonthly}
+            estimate={preview.data.monthly_invoice_estimate}
+          />
         ) : null}
 
         <section aria-labelledby="upgrade-features-heading" className="space-y-2">
@@ -362,19 +370,29 @@ function ReviewForm({
             ))}
           </ul>
         </section>
-
-        {phase === 'confirming' ? (
-          <p role="status" className="flex items-center gap-2 text-muted-foreground">
-            <Loader2 aria-hidden className="size-4 animate-spin" />
-            {CONFIRMING_PAYMENT}
-          </p>
-        ) : null}
-        {failure ? (
-          <Notice tone="destructive" role="alert" title="The upgrade did not go through">
-            {failure}
-          </Notice>
-        ) : null}
       </DialogBody>
+      {phase === 'confirming' || repriced || failure ? (
+        // Above the actions, outside the scrolling body: seen without scrolling down the charge.
+        <div className="space-y-3 border-t px-5 py-3 sm:px-6">
+          {phase === 'confirming' ? (
+            <p role="status" className="flex items-center gap-2 text-muted-foreground">
+              <Loader2 aria-hidden className="size-4 animate-spin" />
+              {CONFIRMING_PAYMENT}
+            </p>
+          ) : null}
+          {repriced ? (
+            <Notice tone="info" role="status" title={PRICE_UPDATED}>
+              The price shown had expired, so nothing was charged. Check the charge today and
+              confirm again.
+            </Notice>
+          ) : null}
+          {failure ? (
+            <Notice tone="destructive" role="alert" title="The upgrade did not go through">
+              {failure}
+            </Notice>
+          ) : null}
+        </div>
+      ) : null}
       <DialogFooter>
         <Button disabled={busy} onClick={onClose}>
           Cancel
@@ -382,7 +400,8 @@ function ReviewForm({
         <Button
           type="submit"
           variant="primary"
-          disabled={!preview.data}
+          // After an expired price, Confirm waits for the new one.
+          disabled={!preview.data || (repriced && preview.isFetching)}
           aria-disabled={busy || undefined}
         >
           {busy ? <Loader2 aria-hidden className="animate-spin" /> : null}

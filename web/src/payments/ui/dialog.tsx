@@ -2,10 +2,12 @@ import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { X } from 'lucide-react';
 import { Dialog as RadixDialog } from 'radix-ui';
 import { cn } from '../../lib/cn';
+import { rememberOpener, returnFocus } from '../../lib/return-focus';
 
 /**
- * A modal dialog of the payment flows: Radix keeps focus inside while it is open, returns it to
- * the opener when it closes, and hides the rest of the page from assistive technology. The body
+ * A modal dialog of the payment flows: Radix keeps focus inside while it is open, focus returns to
+ * the opener when it closes (lib/return-focus: these dialogs are opened by state, not a Radix
+ * Trigger), and Radix hides the rest of the page from assistive technology. The body
  * scrolls between a fixed header and footer, so long forms fit a phone.
  *
  * `dismissible` false (while a payment is under way) ignores Escape, outside clicks and hides the
@@ -42,6 +44,7 @@ export function Dialog({
   // Focus starts on the first field of the form, or on the dialog itself while the form loads
   // (`useFocusFirstField` moves it on once the form is there), never on the way out.
   const focusFirstField = (event: Event) => {
+    rememberOpener(event);
     onOpenAutoFocus?.(event);
     if (event.defaultPrevented) return;
     event.preventDefault();
@@ -62,6 +65,7 @@ export function Dialog({
             onPointerDownOutside={block}
             onInteractOutside={block}
             onOpenAutoFocus={focusFirstField}
+            onCloseAutoFocus={returnFocus}
             {...(description ? {} : { 'aria-describedby': undefined })}
             className={cn(
               'relative flex max-h-[calc(100dvh-1.5rem)] w-full flex-col rounded-lg border bg-card text-card-foreground shadow-popover outline-none',
