@@ -2,6 +2,7 @@ import {
   addonsLostOnDowngrade,
   downgradeRestartsProjects,
   featuresLostOnDowngrade,
+  formatCents,
   formatInvoiceDate,
   planName,
   type PlanId,
@@ -87,6 +88,8 @@ export function DowngradeConsequences({
         </section>
       ) : null}
 
+      {scheduled ? null : <DowngradeCharge preview={preview} />}
+
       {restarts ? (
         <Notice tone="warning" title="Projects restart on the free instance">
           {scheduled ? `On ${formatInvoiceDate(preview.effective_date)}, active` : 'Active'}{' '}
@@ -101,5 +104,65 @@ export function DowngradeConsequences({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * What the change invoice settles today, from the preview (what the change is charged, to the cent):
+ * its lines, the credit applied, and what is charged to the card or added to the credit balance.
+ */
+function DowngradeCharge({ preview }: { preview: SubscriptionPreview }) {
+  return (
+    <section aria-labelledby="downgrade-charge-heading" className="space-y-2">
+      <h3 id="downgrade-charge-heading" className="font-medium">
+        Settled today
+      </h3>
+      <table className="w-full text-sm">
+        <caption className="sr-only">The change invoice&apos;s lines</caption>
+        <tbody>
+          {preview.breakdown.map((line) => (
+            <tr key={line.description} className="border-b last:border-b-0">
+              <th scope="row" className="py-1.5 pr-3 text-left font-normal text-muted-foreground">
+                {line.description}
+              </th>
+              <td className="py-1.5 text-right tabular-nums">{formatCents(line.total_price)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot className="border-t">
+          <tr>
+            <th scope="row" className="pt-2 text-left font-medium">
+              Total
+            </th>
+            <td className="pt-2 text-right font-medium tabular-nums">
+              {formatCents(preview.total)}
+            </td>
+          </tr>
+          {preview.credit_applied > 0 ? (
+            <tr>
+              <th scope="row" className="pt-1 text-left font-normal text-muted-foreground">
+                Credit applied
+              </th>
+              <td className="pt-1 text-right tabular-nums">
+                {formatCents(-preview.credit_applied)}
+              </td>
+            </tr>
+          ) : null}
+          <tr>
+            <th scope="row" className="pt-1 text-left font-medium">
+              Charged today
+            </th>
+            <td className="pt-1 text-right font-medium tabular-nums">
+              {formatCents(preview.charge_today)}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+      {preview.total < 0 ? (
+        <p className="text-muted-foreground">
+          {`${formatCents(-preview.total)} for the unused time goes to your credit balance, for future invoices.`}
+        </p>
+      ) : null}
+    </section>
   );
 }

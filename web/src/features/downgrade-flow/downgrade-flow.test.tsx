@@ -184,6 +184,8 @@ describe('DowngradeFlow: the confirm modal', () => {
       within(dialog).getByRole('region', { name: 'You lose what the Pro plan includes' }),
     ).toHaveTextContent('Email support');
     expect(dialog).toHaveTextContent('Projects restart on the free instance');
+    // What the change settles today, from the preview.
+    expect(dialog).toHaveTextContent('Charged today$0.00');
     // Nothing is sent before the customer confirms.
     expect(api?.writes().map((request) => request.path)).toEqual([
       subscriptionPath('acme-pro', '/preview'),
@@ -262,8 +264,10 @@ describe('DowngradeFlow: by keyboard alone', () => {
     expect(within(dialog).getByRole('button', { name: 'Submit and downgrade' })).toHaveFocus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(onDone).toHaveBeenCalledOnce(), { timeout: 5000 });
+    // The preview's proration date: the change is charged what the preview showed.
     expect(api?.writes().find((request) => request.method === 'PUT')?.body).toEqual({
       tier: 'tier_free',
+      proration_date: downgradeFixtures.preview.acmeProToFree.proration_date,
     });
   });
 });
@@ -363,7 +367,10 @@ describe('DowngradeFlow: the exit survey', () => {
       additionalFeedback: '$15 would do',
       exitAction: 'downgrade',
     });
-    expect(writes[1]?.body).toEqual({ tier: 'tier_free' });
+    expect(writes[1]?.body).toEqual({
+      tier: 'tier_free',
+      proration_date: downgradeFixtures.preview.acmeProToFree.proration_date,
+    });
     expect(writes[1]?.headers['idempotency-key']).toBeTruthy();
   });
 
@@ -386,7 +393,10 @@ describe('DowngradeFlow: the exit survey', () => {
     expect(await screen.findByText(TO_PRO, {}, { timeout: 5000 })).toBeInTheDocument();
     const put = api?.writes().find((request) => request.method === 'PUT');
     expect(put?.path).toBe(subscriptionPath('acme-team'));
-    expect(put?.body).toEqual({ tier: 'tier_payg' });
+    expect(put?.body).toEqual({
+      tier: 'tier_payg',
+      proration_date: downgradeFixtures.preview.acmeTeamToPro.proration_date,
+    });
   });
 
   it('does not let a failed survey block the change', async () => {
@@ -405,8 +415,10 @@ describe('DowngradeFlow: the exit survey', () => {
     await waitFor(() => expect(onDone).toHaveBeenCalledOnce(), { timeout: 5000 });
     expect(screen.getByText(new RegExp(`^${TO_FREE}`))).toBeInTheDocument();
     expect(screen.queryByText(/survey store/)).not.toBeInTheDocument();
+    // The preview's proration date: the change is charged what the preview showed.
     expect(api?.writes().find((request) => request.method === 'PUT')?.body).toEqual({
       tier: 'tier_free',
+      proration_date: downgradeFixtures.preview.acmeProToFree.proration_date,
     });
   });
 

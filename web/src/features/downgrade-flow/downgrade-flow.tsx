@@ -20,7 +20,7 @@ import {
 } from '../../data/free-project-limit-members-query';
 import { PaymentsProvider } from '../../payments/payments-provider';
 import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
-import { BlockedButton } from './blocked-button';
+import { BlockedButton } from '../../components/blocked-button';
 import { DowngradeConsequences } from './downgrade-confirm-step';
 import { ExitSurveyForm } from './exit-survey-form';
 import { MembersAtLimit } from './members-at-limit';
@@ -89,6 +89,7 @@ function DowngradeDialog({
       targetPlan,
       restartsProjects: downgradeRestartsProjects(targetPlan, preview.data?.active_projects ?? []),
       scheduledAt,
+      prorationDate: preview.data?.proration_date ?? null,
     },
     onDone,
   );

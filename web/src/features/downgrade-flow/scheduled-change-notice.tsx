@@ -11,7 +11,7 @@ import { Loader2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Notice } from '../../components/ui/notice';
 import { useCancelScheduledChangeMutation } from '../../data/subscription-update-mutation';
-import { BlockedButton } from './blocked-button';
+import { BlockedButton } from '../../components/blocked-button';
 
 function messageOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message.trim() : 'Something went wrong.';

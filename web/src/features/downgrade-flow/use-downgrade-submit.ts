@@ -24,6 +24,8 @@ export interface DowngradeFacts {
   restartsProjects: boolean;
   /** From the preview: when a change scheduled for the cycle's end takes effect; null when now. */
   scheduledAt: number | null;
+  /** From the preview: its proration date, so the change is charged what the preview showed. */
+  prorationDate: number | null;
 }
 
 /**
@@ -56,10 +58,15 @@ export function useDowngradeSubmit(facts: DowngradeFacts, onDone: () => void) {
         }).catch(() => undefined);
       }
       const tier = downgradeTier(facts.targetPlan);
-      const idempotencyKey = idempotency.keyFor({ tier });
+      // An immediate change sends the preview's proration date: it is charged what the preview showed.
+      const body =
+        facts.prorationDate === null || facts.scheduledAt !== null
+          ? { tier }
+          : { tier, proration_date: facts.prorationDate };
+      const idempotencyKey = idempotency.keyFor(body);
       try {
         const outcome = await change.mutateAsync({
-          body: { tier },
+          body,
           idempotencyKey,
           // A downgrade rarely charges (its usage so far can exceed the credit for unused time);
           // when the bank wants the customer, the payment port asks them.
