@@ -49,10 +49,12 @@ describe('sections and anchors', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   });
 
-  test('?panel=costControl is read: the page stays at the top even with an anchor', async () => {
+  test('?panel=costControl is read: the spend cap panel opens, the page stays at the top even with an anchor', async () => {
     const page = await harness().sessionPage('owner@example.com', { height: 500 });
-    await gotoBilling(page, 'acme-pro', '?panel=costControl#address');
-    await billingSection(page, 'address').waitFor();
+    // The panel is modal: the page behind it is out of the accessibility tree, so wait for the panel.
+    await page.goto('/org/acme-pro/billing?panel=costControl#address');
+    await page.getByRole('dialog', { name: 'Spend cap' }).getByRole('radiogroup').waitFor();
+    await billingSection(page, 'address').waitFor({ state: 'attached' });
     await afterNextPaint(page);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     expect(new URL(page.url()).searchParams.get('panel')).toBe('costControl');

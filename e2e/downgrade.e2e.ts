@@ -118,7 +118,19 @@ describe('acme-pro downgrades to Free', () => {
       '/platform/organizations/acme-pro/billing/subscription',
       'PUT',
     );
+    const previews: number[] = [];
+    page.on('response', (response) => {
+      if (!response.url().endsWith('/billing/subscription/preview')) return;
+      void response
+        .json()
+        .then((body: { proration_date?: number }) => {
+          if (typeof body.proration_date === 'number') previews.push(body.proration_date);
+        })
+        .catch(() => undefined);
+    });
     const dialog = await openDowngradeToFree(page, 'acme-pro');
+    // What the change settles today is shown before anything is sent.
+    await dialog.getByText('Charged today', { exact: true }).waitFor();
 
     const project1 = dialog.getByRole('list', { name: 'Add-ons of Acme Pro Project 1' });
     expect(await project1.getByRole('listitem').allInnerTexts()).toEqual(['Custom Domain']);
@@ -137,8 +149,9 @@ describe('acme-pro downgrades to Free', () => {
       additionalFeedback: 'Half of it',
       exitAction: 'downgrade',
     });
+    // Sent with the proration date of the preview it showed: charged what was shown.
     expect(changes.map((request) => request.postDataJSON() as unknown)).toEqual([
-      { tier: 'tier_free' },
+      { tier: 'tier_free', proration_date: previews.at(-1) },
     ]);
     expect((await apiSubscription(page, 'acme-pro')).plan.id).toBe('free');
     await eventually(() =>

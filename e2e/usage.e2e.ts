@@ -77,8 +77,10 @@ describe('the usage page', () => {
     const page = await harness().sessionPage('owner@example.com');
     await gotoUsage(page, 'limits-co');
     const limited = page.getByRole('group', { name: 'Egress', exact: true });
-    await limited.getByText(/^You have used \d+% of the included Egress$/).waitFor();
-    expect(await limited.innerText()).toContain('services are limited instead');
+    await limited.getByText(/^Egress is limited: \d+% of the included quota is used$/).waitFor();
+    expect(await limited.innerText()).toContain(
+      'this service is limited until the next billing cycle',
+    );
 
     await gotoUsage(page, 'payg-co');
     const billed = page.getByRole('group', { name: 'Egress', exact: true });
@@ -113,7 +115,7 @@ describe('the usage page', () => {
     const page = await harness().sessionPage('owner@example.com');
     await gotoUsage(page, 'limits-co');
     await page
-      .getByText(/^You have used/)
+      .getByText(/ is limited: /)
       .first()
       .waitFor();
     expect(await seriousAxeViolations(page, true)).toEqual([]);
