@@ -1,14 +1,11 @@
-import { addMonthsClamped, planChangeType, type UpcomingInvoiceLine } from '@meterline/domain';
+import { addMonthsClamped, planChangeType } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../../repositories/closed-cycles.ts';
-import { insertInvoice } from '../../../repositories/invoices.ts';
 import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
 import { lockSubscription } from '../../../repositories/subscriptions.ts';
-import { billingIdentity } from '../billing-identity.ts';
 import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
-import { newId } from '../ids.ts';
-import { nextInvoiceNumber } from '../invoice-number.ts';
+import { issueChangeInvoice } from './issue-change-invoice.ts';
 import { observeRestriction } from '../restrictions.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =
@@ -70,10 +67,8 @@ export async function applyPlanChangeIn(
   }
 
   const at = change.changed_at;
-  const lines = change.lines as UpcomingInvoiceLine[];
   const total = Number(change.total_cents);
   const creditApplied = Number(change.credit_applied_cents);
-  const amountDue = Math.max(0, total - creditApplied);
 
   await recordClosedCycle(trx, {
     organizationId,
@@ -93,30 +88,7 @@ export async function applyPlanChangeIn(
     })),
   );
 
-  const invoiceId = newId('in');
-  const { number, sequence } = await nextInvoiceNumber(trx, organizationId);
-  await insertInvoice(trx, {
-    id: invoiceId,
-    organizationId,
-    number,
-    sequence,
-    status: 'paid',
-    periodStart: change.cycle_start,
-    periodEnd: at,
-    subtotalCents: total,
-    creditAppliedCents: creditApplied,
-    amountDueCents: amountDue,
-    nextPaymentAttemptAt: null,
-    ...(await billingIdentity(trx, organizationId)),
-    planId: change.to_plan,
-    finalizedAt: at,
-    lines,
-  });
-  await trx
-    .updateTable('invoices')
-    .set({ billed_via_partner: change.billed_via_partner, paid_at: wallNow })
-    .where('id', '=', invoiceId)
-    .execute();
+  const invoiceId = await issueChangeInvoice(trx, change, wallNow);
 
   const newEnd = fromSeconds(addMonthsClamped(seconds(at), 1));
   const credited = total < 0 && !change.billed_via_partner ? -total : 0;

@@ -2,12 +2,9 @@ import type { UpcomingInvoiceLine } from '@meterline/domain';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import type { PlanChangesTable } from '../../../db/schema.ts';
-import { insertInvoice } from '../../../repositories/invoices.ts';
 import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
 import { lockSubscription } from '../../../repositories/subscriptions.ts';
-import { billingIdentity } from '../billing-identity.ts';
-import { newId } from '../ids.ts';
-import { nextInvoiceNumber } from '../invoice-number.ts';
+import { issueChangeInvoice } from '../plan-change/issue-change-invoice.ts';
 import { observeRestriction } from '../restrictions.ts';
 
 /**
@@ -27,7 +24,6 @@ export async function applySpendCapToggleIn(
 ): Promise<string | null> {
   const organizationId = change.organization_id;
   const subscription = await lockSubscription(trx, organizationId);
-  const total = Number(change.total_cents);
   const creditApplied = Number(change.credit_applied_cents);
   const unchanged =
     subscription.plan_id === change.from_plan &&
@@ -45,36 +41,8 @@ export async function applySpendCapToggleIn(
     return subscriptionMoved;
   }
 
-  const at = change.changed_at;
   const lines = change.lines as UpcomingInvoiceLine[];
-  let invoiceId: string | null = null;
-  if (lines.length > 0) {
-    invoiceId = newId('in');
-    const { number, sequence } = await nextInvoiceNumber(trx, organizationId);
-    await insertInvoice(trx, {
-      kind: 'spend_cap',
-      id: invoiceId,
-      organizationId,
-      number,
-      sequence,
-      status: 'paid',
-      periodStart: change.cycle_start,
-      periodEnd: at,
-      subtotalCents: total,
-      creditAppliedCents: creditApplied,
-      amountDueCents: Math.max(0, total - creditApplied),
-      nextPaymentAttemptAt: null,
-      ...(await billingIdentity(trx, organizationId)),
-      planId: change.to_plan,
-      finalizedAt: at,
-      lines,
-    });
-    await trx
-      .updateTable('invoices')
-      .set({ billed_via_partner: change.billed_via_partner, paid_at: wallNow })
-      .where('id', '=', invoiceId)
-      .execute();
-  }
+  const invoiceId = lines.length > 0 ? await issueChangeInvoice(trx, change, wallNow) : null;
 
   await trx
     .updateTable('subscriptions')
@@ -90,7 +58,7 @@ export async function applySpendCapToggleIn(
     .values({
       organization_id: organizationId,
       cycle_start: change.cycle_start,
-      at,
+      at: change.changed_at,
       cap_on: !change.to_usage_billing_enabled,
       reading: JSON.stringify(change.spend_cap_reading ?? {}),
       billed: JSON.stringify(change.spend_cap_billed ?? {}),
