@@ -119,6 +119,7 @@ describe('the restriction banners lead to the right panel', () => {
     ['limits-co', 'Upgrade plan', 'subscriptionPlan', null],
     ['grace-co', 'Upgrade plan', 'subscriptionPlan', 'fairUseGracePeriodStarted'],
     ['fairuse-co', 'Upgrade plan', 'subscriptionPlan', 'fairUseGracePeriodOver'],
+    ['restricted-co', 'Disable spend cap', 'costControl', 'fairUseRestricted'],
   ] as const;
   for (const [slug, action, panelName, source] of CASES) {
     test(`${slug}: "${action}" opens ?panel=${panelName}${source ? ` with source ${source}` : ''}`, async () => {
@@ -128,6 +129,11 @@ describe('the restriction banners lead to the right panel', () => {
       await banner.waitFor();
       expect(await seriousAxeViolations(page)).toEqual([]);
       await shot(page, `banner-${slug}`);
+      const dark = await harness().sessionPage('owner@example.com', { colorScheme: 'dark' });
+      await gotoBilling(dark, slug);
+      await dark.getByRole('region', { name: 'Usage limits' }).waitFor();
+      expect(await seriousAxeViolations(dark)).toEqual([]);
+      await shot(dark, `banner-${slug}-dark`);
       await banner.getByRole('link', { name: action }).click();
       const url = new URL(page.url());
       expect(url.searchParams.get('panel')).toBe(panelName);
