@@ -155,4 +155,93 @@ describe.each(testDatabases())('the preview is the charge (%s)', (database) => {
       .execute();
     expect(charges).toEqual([]);
   });
+
+  it('charges a member only their own preview, and refuses a change priced before the spend cap moved', async () => {
+    const admin = await server.signIn('admin@example.com');
+    const put = (
+      client: TestClient,
+      body: Record<string, unknown>,
+      key: string,
+      slug = 'acme-team',
+    ) =>
+      client.request<{ message: string; status: string }>(
+        'PUT',
+        `/platform/organizations/${slug}/billing/subscription`,
+        body,
+        { 'Idempotency-Key': key },
+      );
+    later(5);
+    const quoted = await owner.post<SubscriptionPreview>(
+      '/platform/organizations/acme-team/billing/subscription/preview',
+      { tier: 'tier_payg' },
+      { Version: '2' },
+    );
+    expect(quoted.status).toBe(200);
+    // Another member cannot be charged a preview they did not see.
+    expect(
+      await put(admin, { tier: 'tier_payg', proration_date: quoted.body.proration_date }, 'admin'),
+    ).toMatchObject({ status: 409, body: { message: SUBSCRIPTION_MOVED_MESSAGE } });
+
+    // acme-pro (cap on) previews Team, then turns the cap off and on again: the same plan, setting and
+    // balance, but the quote was priced against another cap history.
+    later(5);
+    const team = await owner.post<SubscriptionPreview>(
+      '/platform/organizations/acme-pro/billing/subscription/preview',
+      { tier: 'tier_team' },
+      { Version: '2' },
+    );
+    expect(team.status).toBe(200);
+    const off = await owner.request<{ status: string }>(
+      'PUT',
+      '/platform/organizations/acme-pro/billing/subscription',
+      { tier: 'tier_payg' },
+      { 'Idempotency-Key': 'acme-pro-off' },
+    );
+    expect(off.body.status).toBe('applied');
+    const on = await owner.request<{ status: string }>(
+      'PUT',
+      '/platform/organizations/acme-pro/billing/subscription',
+      { tier: 'tier_pro' },
+      { 'Idempotency-Key': 'acme-pro-on' },
+    );
+    expect(on.body.status).toBe('applied');
+    expect(
+      await put(
+        owner,
+        { tier: 'tier_team', proration_date: team.body.proration_date },
+        'stale',
+        'acme-pro',
+      ),
+    ).toMatchObject({ status: 409, body: { message: SUBSCRIPTION_MOVED_MESSAGE } });
+    // A toggle happens now, whatever date it is sent with.
+    const organizationId = await organizationIdOf(server.database.db, 'acme-pro');
+    const toggles = await server.database.db
+      .selectFrom('spend_cap_toggles')
+      .select('at')
+      .where('organization_id', '=', organizationId)
+      .orderBy('at')
+      .execute();
+    expect(toggles.map((row) => row.at.getTime())).toEqual([
+      clock.now().getTime(),
+      clock.now().getTime(),
+    ]);
+  });
+
+  it('refuses a second change in the second the first one started the cycle', async () => {
+    later(5);
+    const first = await owner.request<{ status: string }>(
+      'PUT',
+      '/platform/organizations/acme-team/billing/subscription',
+      { tier: 'tier_payg' },
+      { 'Idempotency-Key': 'team-to-pro' },
+    );
+    expect(first.body.status).toBe('applied');
+    const second = await owner.request<{ message: string }>(
+      'PUT',
+      '/platform/organizations/acme-team/billing/subscription',
+      { tier: 'tier_team' },
+      { 'Idempotency-Key': 'pro-to-team-same-second' },
+    );
+    expect(second).toMatchObject({ status: 409, body: { message: SUBSCRIPTION_MOVED_MESSAGE } });
+  });
 });

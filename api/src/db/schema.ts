@@ -318,6 +318,7 @@ export interface SpendCapTogglesTable {
 /** A plan-change preview's priced change, charged as shown when the change comes back with its date. */
 export interface PlanChangeQuotesTable {
   organization_id: string;
+  user_id: string;
   tier: string;
   proration_date: Timestamp;
   priced: Json<unknown>;

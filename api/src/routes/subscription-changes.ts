@@ -48,7 +48,13 @@ const subscriptionChangeRoutes: FastifyPluginAsyncZod<PlanChangeDeps> = async (a
         response: { 200: subscriptionPreviewSchema, ...errors },
       },
     },
-    async (request) => previewChange(deps, requireOrg(request).organizationId, request.body.tier),
+    async (request) =>
+      previewChange(
+        deps,
+        requireOrg(request).organizationId,
+        requireUser(request).id,
+        request.body.tier,
+      ),
   );
 
   app.put(

@@ -8,12 +8,13 @@ import { sql, type Kysely } from 'kysely';
 const statements = [
   `CREATE TABLE plan_change_quotes (
     organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     tier text NOT NULL,
     proration_date timestamptz NOT NULL,
     priced jsonb NOT NULL CHECK (jsonb_typeof(priced) = 'object'),
     created_at timestamptz NOT NULL DEFAULT now(),
     expires_at timestamptz NOT NULL,
-    PRIMARY KEY (organization_id, tier, proration_date)
+    PRIMARY KEY (organization_id, user_id, tier, proration_date)
   )`,
 ];
 

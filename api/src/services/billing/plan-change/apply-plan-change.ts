@@ -6,7 +6,7 @@ import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.
 import { lockSubscription } from '../../../repositories/subscriptions.ts';
 import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
 import { issueChangeInvoice } from './issue-change-invoice.ts';
-import { observeRestriction } from '../restrictions.ts';
+import { lockOrganization, observeRestriction } from '../restrictions.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =
   'The plan change had expired or failed before this payment completed.';
@@ -54,6 +54,8 @@ export async function applyPlanChangeIn(
   }
   const organizationId = change.organization_id;
   const subscription = await lockSubscription(trx, organizationId);
+  // Subscription, then organization, then cards: the order every writer takes them in.
+  await lockOrganization(trx, organizationId);
   const unchanged =
     subscription.plan_id === change.from_plan &&
     subscription.usage_billing_enabled === change.from_usage_billing_enabled &&

@@ -121,13 +121,14 @@ async function refusalFor(
 export async function previewChange(
   deps: PlanChangeDeps,
   organizationId: string,
+  userId: string,
   tier: Tier,
 ): Promise<SubscriptionPreview> {
   const subscription = await getSubscription(deps.db, organizationId);
   await refusalFor(deps, organizationId, subscription, tier);
   const now = deps.clock.now();
   const priced = await priceChange(deps.db, organizationId, subscription, tier, seconds(now));
-  await saveQuote(deps.db, organizationId, priced, now);
+  await saveQuote(deps.db, organizationId, userId, priced, now);
   return priced.preview;
 }
 
@@ -178,7 +179,9 @@ export async function changePlan(
   }
 
   const now = seconds(clock.now());
-  const at = body.proration_date ?? now;
+  // A toggle of the spend cap happens now: it has no preview to honour, and a moment in the past would
+  // rewrite the cap's history (and what it billed).
+  const at = toggle ? now : (body.proration_date ?? now);
   if (
     at > now ||
     now - at > PRORATION_DATE_MAX_AGE_SECONDS ||
@@ -187,6 +190,15 @@ export async function changePlan(
   ) {
     throw new HttpError(400, PRORATION_DATE_STALE_MESSAGE);
   }
+  // A change at the very start of the cycle would end a cycle of no length (the one an earlier change
+  // started this second), and one before the cap's last toggle would be priced against a history that
+  // has moved on: preview again.
+  if (
+    at === seconds(subscription.current_period_start) ||
+    at < (await lastToggleAt(db, organizationId, subscription.current_period_start))
+  ) {
+    throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
+  }
 
   // Billing details sent with the change update the customer first, as the card form does: checked
   // by the profile's own rules (400 naming the field), and on the invoice the change issues.
@@ -194,13 +206,17 @@ export async function changePlan(
   await settleExpiredChange(deps, organizationId);
   const priced: FrozenChange = toggle
     ? await priceSpendCapToggle(db, organizationId, subscription, toggle.capOn, at)
-    : await quotedOrPriced(deps, organizationId, subscription, body.tier, at);
+    : await quotedOrPriced(deps, organizationId, input.userId, subscription, body, at);
 
   const claimed = await db.transaction().execute(async (trx) => {
     const locked = await lockSubscription(trx, organizationId);
     const twin = await findChange(trx, key);
     if (twin) return { twin };
-    if (!samePricingInputs(locked, subscription)) {
+    if (
+      !samePricingInputs(locked, subscription) ||
+      (await togglesInCycle(trx, organizationId, locked.current_period_start)) !==
+        priced.togglesInCycle
+    ) {
       throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
     }
     const pending = await trx
@@ -275,14 +291,47 @@ export async function changePlan(
 async function quotedOrPriced(
   deps: PlanChangeDeps,
   organizationId: string,
+  userId: string,
   subscription: SubscriptionState,
-  tier: Tier,
+  body: SubscriptionUpdateBody,
   at: number,
 ): Promise<PricedChange> {
-  const quote = await findQuote(deps.db, organizationId, tier, at);
-  if (!quote) return priceChange(deps.db, organizationId, subscription, tier, at);
-  if (!pricedAgainst(quote, subscription)) throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
+  if (body.proration_date === undefined) {
+    return priceChange(deps.db, organizationId, subscription, body.tier, at);
+  }
+  const quote = await findQuote(deps.db, organizationId, userId, body.tier, at);
+  if (!quote || !pricedAgainst(quote, subscription)) {
+    throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
+  }
   return quote;
+}
+
+/** The moment of the spend cap's last toggle in the cycle (0 when none). */
+async function lastToggleAt(db: Db, organizationId: string, cycleStart: Date): Promise<number> {
+  const row = await db
+    .selectFrom('spend_cap_toggles')
+    .select('at')
+    .where('organization_id', '=', organizationId)
+    .where('cycle_start', '=', cycleStart)
+    .orderBy('at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? seconds(row.at) : 0;
+}
+
+/** How often the spend cap was toggled in the cycle: a change priced before a toggle is stale. */
+export async function togglesInCycle(
+  db: Db,
+  organizationId: string,
+  cycleStart: Date,
+): Promise<number> {
+  const rows = await db
+    .selectFrom('spend_cap_toggles')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('cycle_start', '=', cycleStart)
+    .execute();
+  return rows.length;
 }
 
 /**

@@ -56,6 +56,8 @@ export interface FrozenChange {
   projects: { ref: string; name: string }[];
   /** A toggle's overage reading at `at` and what its invoice bills, per capped metric. */
   spendCap: { reading: CappedOverage; billed: CappedOverage } | null;
+  /** The spend cap's toggles in the cycle it was priced against: one more since makes it stale. */
+  togglesInCycle: number;
 }
 
 /** A plan change priced at one moment: what the preview shows and what the change charges, to the cent. */
@@ -199,6 +201,7 @@ export async function priceChange(
     recordLines,
     totalCents: invoice.totalCents,
     spendCap: null,
+    togglesInCycle: data.spendCap?.timeline.toggles.length ?? 0,
     billedViaPartner,
     balanceCents: subscription.customer_balance_cents,
     creditAppliedCents: creditApplied,

@@ -4,12 +4,14 @@ import { pricedChangeFromJson, type PricedChange } from './price-change.ts';
 
 /**
  * Keeps what a preview showed, for as long as its proration date may come back with the change; the
- * organization's quotes past that are deleted on the way. A second preview of the same tier in the same
- * second replaces the first: the customer saw the newer one.
+ * organization's quotes past that are deleted on the way. A quote is the previewing member's: another
+ * member's preview in the same second never changes what this one is charged. The same member's second
+ * preview of the same tier in the same second replaces the first: their screen shows the newer one.
  */
 export async function saveQuote(
   db: Db,
   organizationId: string,
+  userId: string,
   priced: PricedChange,
   now: Date,
 ): Promise<void> {
@@ -24,16 +26,19 @@ export async function saveQuote(
     .insertInto('plan_change_quotes')
     .values({
       organization_id: organizationId,
+      user_id: userId,
       tier: priced.tier,
       proration_date: prorationDate,
       priced: JSON.stringify(priced),
       expires_at: expiresAt,
     })
     .onConflict((conflict) =>
-      conflict.columns(['organization_id', 'tier', 'proration_date']).doUpdateSet((eb) => ({
-        priced: eb.ref('excluded.priced'),
-        expires_at: eb.ref('excluded.expires_at'),
-      })),
+      conflict
+        .columns(['organization_id', 'user_id', 'tier', 'proration_date'])
+        .doUpdateSet((eb) => ({
+          priced: eb.ref('excluded.priced'),
+          expires_at: eb.ref('excluded.expires_at'),
+        })),
     )
     .execute();
 }
@@ -42,6 +47,7 @@ export async function saveQuote(
 export async function findQuote(
   db: Db,
   organizationId: string,
+  userId: string,
   tier: Tier,
   prorationDate: number,
 ): Promise<PricedChange | undefined> {
@@ -49,6 +55,7 @@ export async function findQuote(
     .selectFrom('plan_change_quotes')
     .select('priced')
     .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
     .where('tier', '=', tier)
     .where('proration_date', '=', new Date(prorationDate * 1000))
     .executeTakeFirst();

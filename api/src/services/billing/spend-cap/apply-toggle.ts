@@ -1,11 +1,16 @@
-import type { UpcomingInvoiceLine } from '@meterline/domain';
+import {
+  cappedOverageReading,
+  type CappedOverage,
+  type UpcomingInvoiceLine,
+} from '@meterline/domain';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import type { PlanChangesTable } from '../../../db/schema.ts';
 import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
-import { lockSubscription } from '../../../repositories/subscriptions.ts';
+import { lockSubscription, type SubscriptionState } from '../../../repositories/subscriptions.ts';
+import { loadCycleData } from '../cycle-data.ts';
 import { issueChangeInvoice } from '../plan-change/issue-change-invoice.ts';
-import { observeRestriction } from '../restrictions.ts';
+import { lockOrganization, observeRestriction } from '../restrictions.ts';
 
 /**
  * Applies a priced toggle of the spend cap (product-decisions §10) in the caller's transaction: the one
@@ -24,6 +29,8 @@ export async function applySpendCapToggleIn(
 ): Promise<string | null> {
   const organizationId = change.organization_id;
   const subscription = await lockSubscription(trx, organizationId);
+  // Subscription, then organization, then cards: the order every writer takes them in.
+  await lockOrganization(trx, organizationId);
   const creditApplied = Number(change.credit_applied_cents);
   const unchanged =
     subscription.plan_id === change.from_plan &&
@@ -53,14 +60,20 @@ export async function applySpendCapToggleIn(
     }))
     .where('organization_id', '=', organizationId)
     .execute();
+  // The cap changes when the toggle is applied (after 3-D Secure, perhaps minutes after it was priced):
+  // recorded then, with the overage read then, so usage in between is billed by the close, once.
+  const at = new Date(
+    Math.min(wallNow.getTime(), subscription.current_period_end.getTime() - 1000),
+  );
+  const reading = await overageReadingAt(trx, organizationId, subscription, at);
   await trx
     .insertInto('spend_cap_toggles')
     .values({
       organization_id: organizationId,
       cycle_start: change.cycle_start,
-      at: change.changed_at,
+      at,
       cap_on: !change.to_usage_billing_enabled,
-      reading: JSON.stringify(change.spend_cap_reading ?? {}),
+      reading: JSON.stringify(reading),
       billed: JSON.stringify(change.spend_cap_billed ?? {}),
       plan_change_id: change.id,
     })
@@ -78,4 +91,30 @@ export async function applySpendCapToggleIn(
     .where('id', '=', change.id)
     .execute();
   return null;
+}
+
+/** Each capped line's cap-off amount for the cycle's usage so far, read in the caller's transaction. */
+async function overageReadingAt(
+  trx: Db,
+  organizationId: string,
+  subscription: SubscriptionState,
+  at: Date,
+): Promise<CappedOverage> {
+  const data = await loadCycleData(
+    trx,
+    {
+      organizationId,
+      planId: subscription.plan_id,
+      usageBillingEnabled: subscription.usage_billing_enabled,
+      periodStart: subscription.current_period_start,
+      periodEnd: subscription.current_period_end,
+      lateUsageSince: null,
+    },
+    at,
+  );
+  return cappedOverageReading(
+    subscription.plan_id,
+    Math.floor(at.getTime() / 1000),
+    data.input.usage,
+  ).amounts;
 }

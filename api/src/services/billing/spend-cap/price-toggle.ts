@@ -71,5 +71,6 @@ export async function priceSpendCapToggle(
     billedUsage: [],
     projects: data.input.projects.map((project) => ({ ref: project.ref, name: project.name })),
     spendCap: { reading: reading.amounts, billed: charge?.settlement.amounts ?? {} },
+    togglesInCycle: data.spendCap?.timeline.toggles.length ?? 0,
   };
 }
