@@ -141,11 +141,12 @@ export async function closeCycle(
       data,
     );
     const cycleStart = seconds(periodStart);
+    // Observed at the cycle's end, when it happened, even when the job closes it late (catching up).
     await observeRestriction(
       trx,
       organizationId,
       { kind: 'cycle_closed', cycleStart, exceeded },
-      at,
+      new Date(Math.min(at.getTime(), periodEnd.getTime())),
     );
     if (!billsHere) return { status: 'nothing_to_bill' };
 
