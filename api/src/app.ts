@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -70,8 +69,6 @@ const BODY_LIMIT = 1024 * 1024;
 /** How long the access guard keeps a session's answer (embedded database only). */
 const ACCESS_CACHE_MS = 10_000;
 
-const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/dist');
-
 export async function buildApp({
   config,
   db,
@@ -92,7 +89,7 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errors);
-  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  const webDist = config.WEB_DIST;
   const indexHtml = join(webDist, 'index.html');
   // Before every route, the API reference's included.
   await app.register(securityHeaders, {
