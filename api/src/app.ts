@@ -16,7 +16,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from './openapi.ts';
-import { logOptions, type LogStream } from './log-options.ts';
+import { logFormat, logOptions, requestLogging, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
@@ -78,8 +78,10 @@ export async function buildApp({
   simulator: builtinSimulator,
   logStream,
 }: AppDeps): Promise<FastifyInstance> {
+  const format = logStream ? 'json' : logFormat(config);
   const app = Fastify({
-    logger: logOptions(config.LOG_LEVEL, logStream),
+    logger: logOptions(config.LOG_LEVEL, logStream, format),
+    logController: requestLogging(format),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
     // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.

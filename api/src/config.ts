@@ -145,6 +145,8 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .default(DEFAULT_CLOSE_GRACE_MINUTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: one readable line per request on a terminal outside production, JSON otherwise (log-options.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   WEB_DIST: z.string().min(1).default('web/dist').transform(fromRepoRoot),
   // The card provider: named, or else both keys select Stripe and neither the built-in simulator.
   PAYMENT_PROVIDER: z.enum(['simulator', 'stripe']).optional(),
