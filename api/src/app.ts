@@ -79,8 +79,11 @@ export async function buildApp({
   logStream,
 }: AppDeps): Promise<FastifyInstance> {
   const format = logStream ? 'json' : logFormat(config);
+  // Outside production, through the stream the start-up block is written to, so lines logged before it stay
+  // before it (pino's own destination writes later, from its buffer); production keeps pino's.
+  const destination = logStream ?? (config.NODE_ENV === 'production' ? undefined : process.stdout);
   const app = Fastify({
-    logger: logOptions(config.LOG_LEVEL, logStream, format),
+    logger: logOptions(config.LOG_LEVEL, destination, format),
     logController: requestLogging(format),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,

@@ -54,7 +54,8 @@ export function logOptions(
   stream?: LogStream,
   format: LogFormat = 'json',
 ): FastifyServerOptions['logger'] {
-  const destination = stream ?? (format === 'pretty' ? prettyStream() : undefined);
+  // Pretty lines are written to standard output whatever stream JSON lines would take.
+  const destination = format === 'pretty' ? prettyStream() : stream;
   return {
     level,
     ...(destination ? { stream: destination } : {}),
