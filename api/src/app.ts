@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -17,7 +16,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from './openapi.ts';
-import { logOptions, type LogStream } from './log-options.ts';
+import { logFormat, logOptions, requestLogging, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
@@ -70,8 +69,6 @@ const BODY_LIMIT = 1024 * 1024;
 /** How long the access guard keeps a session's answer (embedded database only). */
 const ACCESS_CACHE_MS = 10_000;
 
-const DEFAULT_WEB_DIST = resolve(fileURLToPath(import.meta.url), '../../../web/dist');
-
 export async function buildApp({
   config,
   db,
@@ -81,8 +78,13 @@ export async function buildApp({
   simulator: builtinSimulator,
   logStream,
 }: AppDeps): Promise<FastifyInstance> {
+  const format = logStream ? 'json' : logFormat(config);
+  // Outside production, through the stream the start-up block is written to, so lines logged before it stay
+  // before it (pino's own destination writes later, from its buffer); production keeps pino's.
+  const destination = logStream ?? (config.NODE_ENV === 'production' ? undefined : process.stdout);
   const app = Fastify({
-    logger: logOptions(config.LOG_LEVEL, logStream),
+    logger: logOptions(config.LOG_LEVEL, destination, format),
+    logController: requestLogging(format),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
     // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.
@@ -92,7 +94,7 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errors);
-  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  const webDist = config.WEB_DIST;
   const indexHtml = join(webDist, 'index.html');
   // Before every route, the API reference's included.
   await app.register(securityHeaders, {

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FEATURES, type Feature } from '@meterline/domain';
 import { productionProblems } from './production-mode.ts';
+import { fromRepoRoot } from './repo-root.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from './services/billing/close-grace.ts';
 
 const booleanFlag = z
@@ -77,7 +78,8 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
-  DATA_DIR: z.string().min(1).default('./.data'),
+  /** Absolute once read: a relative path is from the repository's root, whatever the working directory. */
+  DATA_DIR: z.string().min(1).default('./.data').transform(fromRepoRoot),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -143,7 +145,9 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .default(DEFAULT_CLOSE_GRACE_MINUTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEB_DIST: z.string().optional(),
+  /** Unset: one readable line per request on a terminal outside production, JSON otherwise (log-options.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  WEB_DIST: z.string().min(1).default('web/dist').transform(fromRepoRoot),
   // The card provider: named, or else both keys select Stripe and neither the built-in simulator.
   PAYMENT_PROVIDER: z.enum(['simulator', 'stripe']).optional(),
   STRIPE_SECRET_KEY: z

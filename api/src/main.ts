@@ -1,13 +1,53 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
-import { startServer } from './server.ts';
+import { DEMO_PASSWORD } from './seed/demo-world-data.ts';
+import { startServer, type RunningServer } from './server.ts';
+import {
+  DEMO_SIGN_INS,
+  runningLine,
+  startupBlock,
+  storeDescription,
+  type StartupFacts,
+} from './startup-summary.ts';
+
+/**
+ * A person at `npm start` reads one block; production's log collector reads JSON lines saying the same,
+ * the demo users' password only when the demo world was chosen (production names SEED_DEMO).
+ */
+function announce(server: RunningServer, config: Config): void {
+  const facts: StartupFacts = {
+    url: server.url,
+    store:
+      server.database.kind === 'pglite'
+        ? { kind: 'pglite', dataDir: config.DATA_DIR }
+        : { kind: 'postgres', schema: config.DATABASE_SCHEMA },
+    demoWorld: server.demoWorld,
+  };
+  const log = server.app.log;
+  if (config.NODE_ENV !== 'production') {
+    // LOG_LEVEL=warn or quieter asks for no chatter (the benchmark runs the server so).
+    if (['info', 'debug', 'trace'].includes(config.LOG_LEVEL)) {
+      process.stdout.write(startupBlock(facts));
+    }
+    return;
+  }
+  log.info(
+    { url: facts.url, demoWorld: facts.demoWorld },
+    `${runningLine(facts)} (${storeDescription(facts.store)})`,
+  );
+  if (facts.demoWorld !== 'off') {
+    log.info(
+      { users: DEMO_SIGN_INS.map(([email]) => email) },
+      `Demo world ${facts.demoWorld}: sign in as ${DEMO_SIGN_INS.map(([email]) => email).join(', ')} ` +
+        `with the password ${DEMO_PASSWORD}`,
+    );
+  }
+}
 
 try {
   const config = loadConfig();
   const server = await startServer({ config });
-  server.app.log.info(
-    `Meterline is running on ${server.url} (${server.database.kind === 'pglite' ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL server'})`,
-  );
+  announce(server, config);
   const stop = async () => {
     await server.close();
     process.exit(0);

@@ -9,6 +9,7 @@ import { createPaymentGateway } from './services/payments/create-gateway.ts';
 import type { PaymentGateway } from './services/payments/payment-gateway.ts';
 import { PaymentSimulator } from './services/payments/simulator.ts';
 import { isSeeded, seedDemoWorld } from './seed/demo-world.ts';
+import type { DemoWorldAtStart } from './startup-summary.ts';
 
 export interface StartOptions {
   config: Config;
@@ -32,13 +33,27 @@ export interface RunningServer {
   gateway: PaymentGateway;
   scheduler: BillingScheduler;
   url: string;
+  /** What this start did with the demo world. */
+  demoWorld: DemoWorldAtStart;
   close(): Promise<void>;
 }
 
+async function demoWorldAtStart(
+  seedDemo: Config['SEED_DEMO'],
+  database: DatabaseHandle,
+): Promise<DemoWorldAtStart> {
+  if (seedDemo === 'never') return 'off';
+  if (seedDemo === 'always') return 'reset';
+  return (await isSeeded(database.db)) ? 'kept' : 'seeded';
+}
+
 /** Opens the store, migrates it, seeds the demo world as SEED_DEMO says and builds the app. */
-export async function prepare(
-  options: StartOptions,
-): Promise<{ app: FastifyInstance; database: DatabaseHandle; gateway: PaymentGateway }> {
+export async function prepare(options: StartOptions): Promise<{
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  gateway: PaymentGateway;
+  demoWorld: DemoWorldAtStart;
+}> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const schema = options.schema ?? config.DATABASE_SCHEMA;
@@ -49,11 +64,9 @@ export async function prepare(
   });
   try {
     await migrateToLatest(database.db, schema);
+    const demoWorld = await demoWorldAtStart(config.SEED_DEMO, database);
     // always: a demo server that starts every run from the same demo world (users keep their sessions).
-    const seed =
-      config.SEED_DEMO === 'always' ||
-      (config.SEED_DEMO === 'auto' && !(await isSeeded(database.db)));
-    if (seed) {
+    if (demoWorld === 'seeded' || demoWorld === 'reset') {
       await seedDemoWorld(database.db, clock);
     }
     const built = createPaymentGateway(database.db, clock, config);
@@ -67,7 +80,7 @@ export async function prepare(
       simulator: built instanceof PaymentSimulator ? built : null,
       logStream: options.logStream,
     });
-    return { app, database, gateway };
+    return { app, database, gateway, demoWorld };
   } catch (error) {
     await database.close();
     throw error;
@@ -75,7 +88,7 @@ export async function prepare(
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const { app, database, gateway } = await prepare(options);
+  const { app, database, gateway, demoWorld } = await prepare(options);
   const scheduler = new BillingScheduler(
     database.db,
     gateway,
@@ -93,6 +106,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     gateway,
     scheduler,
     url,
+    demoWorld,
     async close() {
       await scheduler.stop();
       await app.close();

@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { REPO_ROOT } from '../src/repo-root.ts';
 
 describe('configuration', () => {
   it('runs on the embedded defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       PORT: 8080,
-      DATA_DIR: './.data',
+      DATA_DIR: join(REPO_ROOT, '.data'),
+      WEB_DIST: join(REPO_ROOT, 'web/dist'),
       DISABLE_PROJECT_CREATION_AND_UPDATES: false,
       DISABLED_FEATURES: [],
     });
     expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it("reads relative paths from the repository's root, whatever the working directory", () => {
+    // `npm start` runs the server inside api/, where ./.data would be api/.data (start-up.test.ts runs it so).
+    const config = loadConfig({ DATA_DIR: 'stores/demo', WEB_DIST: './web/build' });
+    expect(config.DATA_DIR).toBe(join(REPO_ROOT, 'stores/demo'));
+    expect(config.WEB_DIST).toBe(join(REPO_ROOT, 'web/build'));
+    expect(loadConfig({ DATA_DIR: '/var/lib/meterline' }).DATA_DIR).toBe('/var/lib/meterline');
   });
 
   it('treats an empty variable as unset', () => {

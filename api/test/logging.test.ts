@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logFormat } from '../src/log-options.ts';
 import { answerChallenge, CARDS, confirmSetup, setupIntent } from './support/payments.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -37,5 +38,18 @@ describe('request logs', () => {
     expect(logged).toContain('/platform/simulator/challenges/[redacted]');
     expect(logged).not.toContain(challengeId);
     expect(logged).not.toContain(challengeId.slice(-16));
+  });
+});
+
+describe('the log format', () => {
+  it('is readable for a person at a terminal outside production, JSON everywhere else', () => {
+    expect(logFormat({}, true)).toBe('pretty');
+    expect(logFormat({}, false)).toBe('json');
+    expect(logFormat({ NODE_ENV: 'production' }, true)).toBe('json');
+  });
+
+  it('is what LOG_FORMAT names, when it names one', () => {
+    expect(logFormat({ LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(logFormat({ LOG_FORMAT: 'pretty' }, false)).toBe('pretty');
   });
 });

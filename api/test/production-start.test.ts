@@ -1,59 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-// The server's entry, run as `npm run serve` runs it: a real process, the real environment parsing.
-const API_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A server that neither refuses nor shows its line by then is stopped, so the test fails instead of hanging. */
-const GIVE_UP_MS = 45_000;
-
-/**
- * Starts the entry with only this environment (nothing inherited but PATH) and answers how it ended.
- * `once` runs when stdout shows the line, then the server is stopped the way an operator stops it.
- */
-function runServer(
-  env: Record<string, string>,
-  once?: { line: RegExp; then: (match: RegExpMatchArray) => Promise<void> },
-): Promise<Run & { thenError?: unknown }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: API_DIR,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    let thenError: unknown;
-    let seen = false;
-    const giveUp = setTimeout(() => child.kill('SIGKILL'), GIVE_UP_MS);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = once && !seen ? stdout.match(once.line) : null;
-      if (match && once) {
-        seen = true;
-        once
-          .then(match)
-          .catch((error: unknown) => (thenError = error))
-          .finally(() => child.kill('SIGTERM'));
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(giveUp);
-      resolve({ code, stdout, stderr, thenError });
-    });
-  });
-}
+import { runServer } from './support/run-entry.ts';
 
 describe('NODE_ENV=production, the real start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'meterline-production-'));
@@ -100,6 +49,9 @@ describe('NODE_ENV=production, the real start', () => {
     expect(run.thenError).toBeUndefined();
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('Meterline is running on');
+    // JSON lines for the log collector, and no demo block: the demo world was not chosen.
+    for (const line of run.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    expect(run.stdout).not.toContain('billing-demo-2026');
     expect(run.code).toBe(0);
   });
 });

@@ -9,8 +9,9 @@ try {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    schema: config.DATABASE_SCHEMA,
   });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, config.DATABASE_SCHEMA);
   await seedDemoWorld(database.db, systemClock);
   await database.close();
   console.log('The demo organizations were reset.');
