@@ -35,6 +35,9 @@ const PAYMENTS_CONFIG = {
 };
 const VISA = {
   id: 'pm_visa',
+  type: 'card',
+  created: 1_790_000_000,
+  has_address: false,
   is_default: true,
   card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2099 },
 };
