@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
+import type { PaymentMethods } from '@meterline/domain';
 import { ErrorState } from '../components/error-state';
 import { LoadingRegion, Skeleton } from '../components/ui/skeleton';
 import type { PaymentPort } from './payment-port';
 import { usePaymentPort } from './payments-provider';
+import { usePaymentMethodsQuery } from '../data/payment-methods-query';
+import { DialogBody } from './ui/dialog';
 
 /** The card fields' place while the provider loads. */
 export function CardFieldsSkeleton() {
@@ -40,4 +43,37 @@ export function PaymentFormGate({ children }: { children: (port: PaymentPort) =>
     );
   }
   return children(state.port);
+}
+
+/**
+ * Renders a dialog's payment step once the organization's cards are read; the card fields' skeleton
+ * while they load, and the failure with a retry when they cannot be.
+ */
+export function PaymentMethodsGate({
+  slug,
+  children,
+}: {
+  slug: string;
+  children: (methods: PaymentMethods) => ReactNode;
+}) {
+  const methods = usePaymentMethodsQuery(slug);
+  if (methods.isPending) {
+    return (
+      <DialogBody>
+        <CardFieldsSkeleton />
+      </DialogBody>
+    );
+  }
+  if (methods.isError) {
+    return (
+      <DialogBody>
+        <ErrorState
+          title="Failed to retrieve payment methods"
+          error={methods.error}
+          onRetry={() => void methods.refetch()}
+        />
+      </DialogBody>
+    );
+  }
+  return children(methods.data);
 }

@@ -17,7 +17,6 @@ import { ErrorState } from '../../components/error-state';
 import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
-import { usePaymentMethodsQuery } from '../../data/payment-methods-query';
 import {
   isStalePreviewError,
   useSubscriptionPreviewQuery,
@@ -30,7 +29,7 @@ import {
 import { useNow } from '../../lib/use-now';
 import { AddCardFlow } from '../../payments/add-card/add-card-dialog';
 import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';
-import { CardFieldsSkeleton, PaymentFormGate } from '../../payments/payment-form-gate';
+import { PaymentFormGate, PaymentMethodsGate } from '../../payments/payment-form-gate';
 import type { PaymentPort } from '../../payments/payment-port';
 import { PaymentsProvider } from '../../payments/payments-provider';
 import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
@@ -120,31 +119,16 @@ interface FlowProps {
 }
 
 function UpgradeFlow(props: FlowProps) {
-  const methods = usePaymentMethodsQuery(props.organization.slug);
-  if (methods.isPending) {
-    return (
-      <DialogBody>
-        <CardFieldsSkeleton />
-      </DialogBody>
-    );
-  }
-  if (methods.isError) {
-    return (
-      <DialogBody>
-        <ErrorState
-          title="Failed to retrieve payment methods"
-          error={methods.error}
-          onRetry={() => void methods.refetch()}
-        />
-      </DialogBody>
-    );
-  }
   return (
-    <UpgradeSteps
-      {...props}
-      methods={methods.data.data}
-      defaultId={methods.data.defaultPaymentMethodId}
-    />
+    <PaymentMethodsGate slug={props.organization.slug}>
+      {(methods) => (
+        <UpgradeSteps
+          {...props}
+          methods={methods.data}
+          defaultId={methods.defaultPaymentMethodId}
+        />
+      )}
+    </PaymentMethodsGate>
   );
 }
 

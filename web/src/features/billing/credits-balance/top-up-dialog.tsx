@@ -13,18 +13,16 @@ import {
 import { Loader2 } from 'lucide-react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
-import { ErrorState } from '../../../components/error-state';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Notice } from '../../../components/ui/notice';
-import { usePaymentMethodsQuery } from '../../../data/payment-methods-query';
 import { useTopUpMutation } from '../../../data/top-up-mutation';
 import { useNow } from '../../../lib/use-now';
 import { useCaptcha } from '../../../payments/captcha/captcha';
 import { isOutcomeUnknown, useIdempotencyKey } from '../../../payments/idempotency';
-import { CardFieldsSkeleton, PaymentFormGate } from '../../../payments/payment-form-gate';
+import { PaymentFormGate, PaymentMethodsGate } from '../../../payments/payment-form-gate';
 import type { PaymentPort } from '../../../payments/payment-port';
 import { PaymentsProvider } from '../../../payments/payments-provider';
 import { Dialog, DialogBody, DialogFooter, useFocusFirstField } from '../../../payments/ui/dialog';
@@ -84,33 +82,18 @@ function TopUpFormLoader({
   onBusyChange: (busy: boolean) => void;
   onClose: () => void;
 }) {
-  const methods = usePaymentMethodsQuery(slug);
-  if (methods.isPending) {
-    return (
-      <DialogBody>
-        <CardFieldsSkeleton />
-      </DialogBody>
-    );
-  }
-  if (methods.isError) {
-    return (
-      <DialogBody>
-        <ErrorState
-          title="Failed to retrieve payment methods"
-          error={methods.error}
-          onRetry={() => void methods.refetch()}
-        />
-      </DialogBody>
-    );
-  }
   return (
-    <TopUpForm
-      slug={slug}
-      port={port}
-      methods={methods.data}
-      onBusyChange={onBusyChange}
-      onClose={onClose}
-    />
+    <PaymentMethodsGate slug={slug}>
+      {(methods) => (
+        <TopUpForm
+          slug={slug}
+          port={port}
+          methods={methods}
+          onBusyChange={onBusyChange}
+          onClose={onClose}
+        />
+      )}
+    </PaymentMethodsGate>
   );
 }
 
