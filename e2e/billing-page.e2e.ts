@@ -39,7 +39,9 @@ describe('sections and anchors', () => {
     const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-free');
     await billingSection(page, 'address').waitFor();
-    expect(await sectionAnchors(page)).toEqual(ALL_SECTIONS.filter((s) => s !== 'breakdown'));
+    expect(await sectionAnchors(page)).toEqual(
+      ALL_SECTIONS.filter((s) => s !== 'breakdown' && s !== 'spend-alerts'),
+    );
   });
 
   test('an anchor in the address scrolls its section into view', async () => {

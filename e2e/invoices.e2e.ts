@@ -154,7 +154,7 @@ describe('Past Invoices', () => {
     await invoices.getByText('Showing 6 to 10 out of 13 invoices', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: /Switch organization/ }).click();
-    await page.getByRole('menuitem', { name: /^Acme Team/ }).click();
+    await page.getByRole('link', { name: /^Acme Team/ }).click();
     await page.waitForURL((url) => url.pathname === '/org/acme-team/billing');
     await billingSection(page, 'invoices')
       .getByText('Showing 1 to 3 out of 3 invoices', { exact: true })

@@ -18,6 +18,7 @@ import {
   challengeDialog,
   DECLINED_MESSAGE,
   fillCard,
+  fillNewCard,
   TEST_CARDS,
   toastWith,
   TOPPED_UP,
@@ -379,7 +380,7 @@ describe('Pay Now on the hosted page', () => {
     );
     await page.getByText('Amount due', { exact: true }).waitFor();
     await page.getByText(dollars(invoice.amount_due), { exact: true }).first().waitFor();
-    await fillCard(page.locator('main'), TEST_CARDS.visa);
+    await fillNewCard(page.locator('main'), TEST_CARDS.visa);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/org/${slug}/billing`);
     await row.getByText('Paid', { exact: true }).waitFor();
@@ -438,7 +439,7 @@ describe('Pay Now on the hosted page', () => {
       `/platform/organizations/acme-team/billing/invoices/${invoice.id}/pay`,
     );
     await page.goto(`/pay/invoices/${invoice.id}?org=acme-team`);
-    await fillCard(page.locator('main'), TEST_CARDS.authenticate);
+    await fillNewCard(page.locator('main'), TEST_CARDS.authenticate);
     const pay = page.getByRole('button', { name: 'Pay', exact: true });
     await pay.click();
     await challengeDialog(page).getByRole('button', { name: 'Fail authentication' }).click();

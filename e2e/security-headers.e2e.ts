@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { billingSection, gotoBilling, useHarness } from './support/billing.ts';
 import { signIn } from './support/harness.ts';
-import { challengeDialog, fillCard, TEST_CARDS } from './support/payments.ts';
+import { challengeDialog, fillNewCard, TEST_CARDS } from './support/payments.ts';
 
 // Issue 10, item 15: the product's own pages under the server's Content-Security-Policy, in Chromium. Any
 // script, style, frame or connection the policy refuses is reported to the page as a
@@ -84,7 +84,7 @@ describe('the content security policy in the browser', () => {
     await signIn(page, 'owner@example.com');
     await page.goto(`/pay/invoices/${invoice.id}?org=acme-pro`);
     await page.getByText('Amount due', { exact: true }).waitFor();
-    await fillCard(page.locator('main'), TEST_CARDS.authenticate);
+    await fillNewCard(page.locator('main'), TEST_CARDS.authenticate);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await challengeDialog(page).getByRole('button', { name: 'Complete authentication' }).click();
     await page.waitForURL((url) => url.pathname === '/org/acme-pro/billing');

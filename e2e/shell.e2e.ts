@@ -155,7 +155,7 @@ describe('moving between organizations', () => {
     await gotoBilling(page, 'acme-pro');
 
     await page.getByRole('button', { name: /Switch organization/ }).click();
-    await page.getByRole('menuitem', { name: /^Acme Free/ }).click();
+    await page.getByRole('link', { name: /^Acme Free/ }).click();
     await page.waitForURL((url) => url.pathname === '/org/acme-free/billing');
     await page.getByRole('button', { name: /Current organization: Acme Free/ }).waitFor();
     await billingSection(page, 'address').waitFor();
@@ -168,7 +168,7 @@ describe('moving between organizations', () => {
     await page.getByRole('button', { name: /Current organization: Acme Pro/ }).waitFor();
 
     await page.getByRole('button', { name: /Switch organization/ }).click();
-    await page.getByRole('menuitem', { name: /^Acme Team/ }).click();
+    await page.getByRole('link', { name: /^Acme Team/ }).click();
     await page.waitForURL((url) => url.pathname === '/org/acme-team/usage');
   });
 

@@ -295,6 +295,49 @@ async function load(
 
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
 
+/** The server's resident memory now (MB), from /proc (Linux); null elsewhere. */
+function serverRssMb(): number | null {
+  try {
+    const status = readFileSync(`/proc/${server?.pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Downloads the 100,000-invoice CSV export, reading it as it streams, and samples the server's memory while
+ * it does: an export that held every row would grow by about the size of the file.
+ */
+async function exportInvoices(cookie: string) {
+  const before = serverRssMb();
+  let peak = before ?? 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, serverRssMb() ?? 0);
+  }, 20);
+  const began = performance.now();
+  const response = await fetch(`${base}/platform/organizations/bench-co/billing/invoices/export`, {
+    headers: { cookie },
+  });
+  if (!response.ok || !response.body) throw new Error(`export answered ${response.status}`);
+  let bytes = 0;
+  let rows = 0;
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) {
+    bytes += chunk.byteLength;
+    rows += decoder.decode(chunk, { stream: true }).split('\n').length - 1;
+  }
+  clearInterval(sampler);
+  return {
+    rows: rows - 1,
+    mb: bytes / 1024 / 1024,
+    seconds: (performance.now() - began) / 1000,
+    before,
+    peak,
+  };
+}
+
 let server: ChildProcess | undefined;
 try {
   console.log(`Preparing the store (${databaseUrl ? 'PostgreSQL server' : 'embedded database'})…`);
@@ -316,6 +359,7 @@ try {
     '/platform/organizations/bench-co/billing/invoices?offset=0&limit=5',
     cookie,
   );
+  const exported = await exportInvoices(cookie);
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   // Server CPU per request: the service time that concurrent clients queue behind.
   const cpu = ({ cpuPerRequest }: { cpuPerRequest: number | null }) =>
@@ -328,6 +372,7 @@ ingestion            ${ingestion.events.toLocaleString('en-US')} events in ${ing
 upcoming invoice     p50 ${ms(upcoming.p50)}  p99 ${ms(upcoming.p99)}  ${Math.round(upcoming.rps)} req/s  ${cpu(upcoming)}  (target p99 < ${TARGETS.upcomingP99} ms: ${verdict(upcoming.p99 < TARGETS.upcomingP99)})
 invoice page (first) p50 ${ms(first.p50)}  p99 ${ms(first.p99)}  ${Math.round(first.rps)} req/s  ${cpu(first)}  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(first.p99 < TARGETS.invoicePageP99)})
 invoice page (last)  p50 ${ms(page.p50)}  p99 ${ms(page.p99)}  ${Math.round(page.rps)} req/s  ${cpu(page)}  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(page.p99 < TARGETS.invoicePageP99)})
+invoices CSV export  ${exported.rows.toLocaleString('en-US')} rows, ${exported.mb.toFixed(1)} MB in ${exported.seconds.toFixed(2)} s; server memory ${exported.before === null ? 'unknown' : `${exported.before.toFixed(0)} MB before, ${exported.peak.toFixed(0)} MB at most while streaming (+${(exported.peak - exported.before).toFixed(0)} MB)`}
 `);
 } finally {
   if (server && server.exitCode === null) {

@@ -15,6 +15,8 @@ import {
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
+import { API_INFO, API_REFERENCE_UI, API_TAGS } from './api-reference.ts';
+import { domainSchemaNames } from './openapi-names.ts';
 import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from './openapi.ts';
 import { logFormat, logOptions, requestLogging, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
@@ -25,6 +27,7 @@ import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
 import authRoutes from './routes/auth.ts';
 import billingRoutes from './routes/billing.ts';
+import spendAlertRoutes from './routes/spend-alert.ts';
 import internalRoutes from './routes/internal.ts';
 import invoiceRoutes from './routes/invoices.ts';
 import usageRoutes from './routes/usage.ts';
@@ -41,6 +44,7 @@ import profileRoutes from './routes/profile.ts';
 import projectRoutes from './routes/projects.ts';
 import taxIdRoutes from './routes/tax-ids.ts';
 import captchaRoutes from './routes/captcha.ts';
+import mailboxRoutes from './routes/mailbox.tsx';
 import subscriptionChangeRoutes from './routes/subscription-changes.ts';
 import { membersAtFreeProjectLimit } from './services/billing/members-at-free-project-limit.ts';
 import creditRoutes from './routes/credits.ts';
@@ -48,6 +52,14 @@ import invoicePaymentRoutes from './routes/invoice-payments.ts';
 import paymentRoutes from './routes/payments.ts';
 import simulatorRoutes from './routes/simulator.ts';
 import webhookRoutes from './routes/webhooks.ts';
+import webhookEndpointRoutes from './routes/webhook-endpoints.ts';
+import { WebhookSignal } from './services/webhooks/delivery-worker.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    webhookSignal: WebhookSignal;
+  }
+}
 import { createCaptcha } from './services/captcha/create-captcha.ts';
 import { PaymentSimulator } from './services/payments/simulator.ts';
 
@@ -90,6 +102,9 @@ export async function buildApp({
     // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
+  // The webhook worker (started beside the server) listens for what routes queue.
+  const webhookSignal = new WebhookSignal();
+  app.decorate('webhookSignal', webhookSignal);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -104,22 +119,15 @@ export async function buildApp({
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
-      info: {
-        title: 'Meterline platform API',
-        description:
-          'The billing API of the platform. Errors answer {"message"}; a 400 names the field and the rule. ' +
-          'Each operation states its authentication (`security`: the session cookie, with the ' +
-          'x-csrf-token header on mutations from a browser; the operator key; the Stripe signature) and ' +
-          'the permission it needs in the organization of its path (`x-permission`, `none` when it needs ' +
-          'none).',
-        version: '1.0.0',
-      },
+      info: API_INFO,
+      tags: [...API_TAGS],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: operationTransform({ bodyLimit: BODY_LIMIT }),
-    transformObject: jsonSchemaTransformObject,
+    // The domain's schema names ("Invoice"), not the provider's read and write variants ("InvoiceInput").
+    transformObject: (input) => domainSchemaNames(jsonSchemaTransformObject(input)),
   });
-  await app.register(swaggerUi, { routePrefix: '/platform/docs' });
+  await app.register(swaggerUi, API_REFERENCE_UI);
   app.get(
     '/platform/openapi.json',
     { schema: { hide: true }, config: { access: { kind: 'public' } } },
@@ -148,9 +156,20 @@ export async function buildApp({
   await app.register(partnerRoutes, { db, config });
   const cycleRows = new CycleRowsCache();
   await app.register(billingRoutes, { db, clock, cache: cycleRows });
-  await app.register(invoiceRoutes, { db });
+  await app.register(spendAlertRoutes, { db, clock, cache: cycleRows });
+  await app.register(invoiceRoutes, {
+    db,
+    seller: {
+      name: config.SELLER_NAME,
+      addressLines: config.SELLER_ADDRESS,
+      taxId: config.SELLER_TAX_ID,
+    },
+  });
   await app.register(usageRoutes, { db, clock, cache: cycleRows });
   await app.register(internalRoutes, { db, clock });
+  if (config.NODE_ENV !== 'production') {
+    await app.register(mailboxRoutes, { db, baseUrl: config.PUBLIC_URL });
+  }
   await app.register(customerRoutes, { db });
   await app.register(taxIdRoutes, { db });
   await app.register(memberRoutes, { db });
@@ -177,6 +196,11 @@ export async function buildApp({
       (await membersAtFreeProjectLimit(db, organizationId)).map(
         (member) => member.username || member.primary_email,
       ),
+  });
+  await app.register(webhookEndpointRoutes, {
+    db,
+    production: config.NODE_ENV === 'production',
+    signal: webhookSignal,
   });
   await app.register(webhookRoutes, {
     db,

@@ -134,6 +134,19 @@ const envSchema = z.object({
     .min(1)
     .default('/partners/aws-marketplace/{slug}')
     .refine((value) => value.includes('{slug}'), 'must contain {slug}'),
+  /** Who issues the invoices, as their PDF states it: name, address lines (`;` between them), VAT ID. */
+  SELLER_NAME: z.string().trim().min(1).max(200).default('Meterline B.V.'),
+  SELLER_ADDRESS: z
+    .string()
+    .max(500)
+    .default('Keizersgracht 123; 1015 CJ Amsterdam; Netherlands')
+    .transform((value) =>
+      value
+        .split(/[;\n]/)
+        .map((line) => line.trim())
+        .filter((line) => line !== ''),
+    ),
+  SELLER_TAX_ID: z.string().trim().min(1).max(50).default('NL123456789B01'),
   /** auto (the default) seeds an empty store; always resets the demo organizations at every start. */
   SEED_DEMO: z.enum(['auto', 'always', 'never']).optional(),
   BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
@@ -173,6 +186,19 @@ const envSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),
   // The captcha: named, or else both keys select hCaptcha and neither the built-in captcha.
+  EMAIL_PROVIDER: z.enum(['outbox', 'smtp']).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL (smtp://user:pass@host:587)')
+    .optional(),
+  EMAIL_FROM: z.string().min(3).max(200).default('Meterline Billing <billing@meterline.localhost>'),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the http(s) address people reach the product at' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  EMAIL_OUTBOX_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  /** How often the webhook worker looks for due deliveries (and retries); 0 turns it off. */
+  WEBHOOK_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   CAPTCHA_PROVIDER: z.enum(['builtin', 'hcaptcha']).optional(),
   HCAPTCHA_SITE_KEY: z.string().min(1).max(200).optional(),
   HCAPTCHA_SECRET: z.string().min(1).max(200).optional(),
@@ -248,6 +274,16 @@ function checkProviderKeys(env: z.output<typeof envSchema>, ctx: z.RefinementCtx
   }
 }
 
+function checkEmail(env: z.output<typeof envSchema>, ctx: z.RefinementCtx): void {
+  if (env.EMAIL_PROVIDER === 'smtp' && !env.SMTP_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SMTP_URL'],
+      message: 'is required with EMAIL_PROVIDER=smtp (smtp://user:pass@host:587)',
+    });
+  }
+}
+
 function checkProductionMode(env: z.output<typeof envSchema>, ctx: z.RefinementCtx): void {
   if (env.NODE_ENV !== 'production') return;
   for (const problem of productionProblems(env)) {
@@ -262,8 +298,11 @@ function withDefaults(env: z.output<typeof envSchema>) {
   const captchaProvider: 'builtin' | 'hcaptcha' =
     env.CAPTCHA_PROVIDER ?? (env.HCAPTCHA_SITE_KEY ? 'hcaptcha' : 'builtin');
   const seedDemo: 'auto' | 'always' | 'never' = env.SEED_DEMO ?? 'auto';
+  const emailProvider: 'outbox' | 'smtp' = env.EMAIL_PROVIDER ?? (env.SMTP_URL ? 'smtp' : 'outbox');
   return {
     ...env,
+    EMAIL_PROVIDER: emailProvider,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     PAYMENT_PROVIDER: paymentProvider,
     CAPTCHA_PROVIDER: captchaProvider,
     SEED_DEMO: seedDemo,
@@ -272,6 +311,7 @@ function withDefaults(env: z.output<typeof envSchema>) {
 
 const configSchema = envSchema
   .superRefine(checkProviderKeys)
+  .superRefine(checkEmail)
   .superRefine(checkProductionMode)
   .transform(withDefaults);
 

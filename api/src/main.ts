@@ -22,6 +22,7 @@ function announce(server: RunningServer, config: Config): void {
         ? { kind: 'pglite', dataDir: config.DATA_DIR }
         : { kind: 'postgres', schema: config.DATABASE_SCHEMA },
     demoWorld: server.demoWorld,
+    mail: config.EMAIL_PROVIDER,
   };
   const log = server.app.log;
   if (config.NODE_ENV !== 'production') {

@@ -3,7 +3,7 @@ import { errorResponseSchema } from '@meterline/domain';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Access } from './plugins/access.ts';
-import { CSRF_HEADER } from './plugins/csrf.ts';
+import { CSRF_COOKIE, CSRF_HEADER } from './plugins/csrf.ts';
 import { SESSION_COOKIE } from './plugins/session.ts';
 
 /**
@@ -35,20 +35,27 @@ export const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'cookie',
     name: SESSION_COOKIE,
-    description: 'The session cookie that POST /platform/auth/sign-in sets (httpOnly).',
+    description:
+      `The session: the httpOnly cookie that POST /platform/auth/sign-in sets (\`__Host-${SESSION_COOKIE}\` ` +
+      'behind TLS) and POST /platform/auth/sign-out ends. A client keeps it in its cookie jar. See ' +
+      '"A session from a terminal" above.',
   },
   csrfToken: {
     type: 'apiKey',
     in: 'header',
     name: CSRF_HEADER,
     description:
-      'Every mutation from a browser carries it: GET /platform/auth/csrf issues the token and sets its ' +
-      'secret cookie.',
+      'Every POST, PUT, PATCH and DELETE sent with cookies carries it, signing in included: GET ' +
+      `/platform/auth/csrf answers the token and sets the httpOnly \`${CSRF_COOKIE}\` cookie it is checked ` +
+      'against. Signing in replaces that cookie: ask for a new token after it. A missing or stale token ' +
+      'answers 403.',
   },
   operatorKey: {
     type: 'http',
     scheme: 'bearer',
-    description: 'The operator key, METERING_API_KEY.',
+    description:
+      'The operator key: `Authorization: Bearer <METERING_API_KEY>` (unset, every call is refused). ' +
+      'Compared in constant time; an address that keeps sending wrong keys waits (429, Retry-After).',
   },
   stripeSignature: {
     type: 'apiKey',

@@ -6,6 +6,9 @@ export interface DeploymentChoices {
   STRIPE_SECRET_KEY?: string | undefined;
   CAPTCHA_PROVIDER?: 'builtin' | 'hcaptcha' | undefined;
   HCAPTCHA_SITE_KEY?: string | undefined;
+  EMAIL_PROVIDER?: 'outbox' | 'smtp' | undefined;
+  SMTP_URL?: string | undefined;
+  PUBLIC_URL?: string | undefined;
   SEED_DEMO?: 'auto' | 'always' | 'never' | undefined;
   COOKIE_SECURE: 'auto' | 'true' | 'false';
   TRUST_PROXY: TrustProxy;
@@ -41,8 +44,20 @@ export function productionProblems(env: DeploymentChoices): ProductionProblem[] 
         'HCAPTCHA_SECRET, or CAPTCHA_PROVIDER=builtin to run it on purpose',
     });
   }
-  // The built-in email outbox (§12) is the next stand-in: when it exists, its EMAIL_PROVIDER=outbox|smtp
-  // (defaulting from SMTP_URL) is checked here the same way.
+  if (!env.EMAIL_PROVIDER && !env.SMTP_URL) {
+    problems.push({
+      variable: 'EMAIL_PROVIDER',
+      message:
+        'production would keep billing mail in the built-in outbox, where no customer reads it: set ' +
+        'SMTP_URL (and EMAIL_FROM), or EMAIL_PROVIDER=outbox to keep it there on purpose',
+    });
+  }
+  if (!env.PUBLIC_URL) {
+    problems.push({
+      variable: 'PUBLIC_URL',
+      message: "production mail links to the product's public address: set PUBLIC_URL=https://…",
+    });
+  }
   if (!env.SEED_DEMO) {
     problems.push({
       variable: 'SEED_DEMO',

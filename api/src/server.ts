@@ -5,6 +5,9 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/databas
 import { buildApp } from './app.ts';
 import type { LogStream } from './log-options.ts';
 import { BillingScheduler } from './services/billing/billing-scheduler.ts';
+import { createEmailTransport } from './services/email/email-transport.ts';
+import { OutboxWorker } from './services/email/outbox-worker.ts';
+import { WebhookWorker } from './services/webhooks/delivery-worker.ts';
 import { createPaymentGateway } from './services/payments/create-gateway.ts';
 import type { PaymentGateway } from './services/payments/payment-gateway.ts';
 import { PaymentSimulator } from './services/payments/simulator.ts';
@@ -32,6 +35,8 @@ export interface RunningServer {
   database: DatabaseHandle;
   gateway: PaymentGateway;
   scheduler: BillingScheduler;
+  outbox: OutboxWorker;
+  webhooks: WebhookWorker;
   url: string;
   /** What this start did with the demo world. */
   demoWorld: DemoWorldAtStart;
@@ -97,18 +102,38 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     options.config.BILLING_JOB_INTERVAL_SECONDS,
     options.config.BILLING_CLOSE_GRACE_MINUTES,
   );
+  const outbox = new OutboxWorker(
+    database.db,
+    createEmailTransport(options.config),
+    { from: options.config.EMAIL_FROM, baseUrl: options.config.PUBLIC_URL },
+    app.log,
+    options.config.EMAIL_OUTBOX_INTERVAL_SECONDS,
+  );
+  const webhooks = new WebhookWorker(
+    database.db,
+    { production: options.config.NODE_ENV === 'production' },
+    app.log,
+    options.config.WEBHOOK_INTERVAL_SECONDS,
+  );
+  app.webhookSignal.listen(() => webhooks.kick());
   const address = await app.listen({ port: options.config.PORT, host: options.config.HOST });
   scheduler.start();
+  outbox.start();
+  webhooks.start();
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   return {
     app,
     database,
     gateway,
     scheduler,
+    outbox,
+    webhooks,
     url,
     demoWorld,
     async close() {
       await scheduler.stop();
+      await webhooks.stop();
+      await outbox.stop();
       await app.close();
       await database.close();
     },

@@ -9,6 +9,8 @@ export interface StartupFacts {
   url: string;
   store: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; schema?: string | undefined };
   demoWorld: DemoWorldAtStart;
+  /** Where billing mail goes: the built-in outbox (read on the mailbox page) or an SMTP server. */
+  mail?: 'outbox' | 'smtp';
 }
 
 /** The line tests and scripts wait for; its wording is their contract. */
@@ -72,6 +74,18 @@ export function startupBlock(facts: StartupFacts): string {
   rows.push(
     ['Data', [storeDescription(facts.store)]],
     ['Reset', resetLines(facts)],
+    ...(facts.mail
+      ? [
+          [
+            'Mail',
+            [
+              facts.mail === 'outbox'
+                ? `${facts.url}/dev/mailbox (billing mail kept by the built-in outbox)`
+                : 'billing mail goes out through SMTP_URL',
+            ],
+          ] as [string, string[]],
+        ]
+      : []),
     ['API', [`${facts.url}/platform/docs`]],
   );
   const label = Math.max(...rows.map(([name]) => name.length)) + 2;

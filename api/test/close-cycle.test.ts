@@ -10,12 +10,11 @@ import {
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
-import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
 import { closeCycle } from '../src/services/billing/close-cycle.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
 import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
-import { newId } from '../src/services/billing/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
+import { addDecliningDefaultCard } from './support/payments.ts';
 import { pdfText } from './support/pdf-text.ts';
 import {
   startTestServer,
@@ -135,23 +134,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
 
   it('retries a declined card on days 3, 5 and 7, restricts after 14 days, and lifts it once paid', async () => {
     const id = await orgId('crowded-co');
-    const declining = await server.gateway.createCard({
-      number: '4000000000000002',
-      expMonth: 12,
-      expYear: new Date().getUTCFullYear() + 2,
-      cvc: '123',
-    });
-    await insertPaymentMethod(db(), {
-      id: newId('pm'),
-      organizationId: id,
-      provider: server.gateway.provider,
-      providerPaymentMethodId: declining.providerPaymentMethodId,
-      brand: declining.brand,
-      last4: declining.last4,
-      expMonth: declining.expMonth,
-      expYear: declining.expYear,
-      isDefault: true,
-    });
+    await addDecliningDefaultCard(server, id);
     const { current_period_end: end } = await subscriptionOf('crowded-co');
     const closedAt = end * 1000 + GRACE;
     const closed = await runBillingJobs(deps(), new Date(closedAt), id);

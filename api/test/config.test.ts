@@ -148,6 +148,8 @@ describe('production mode (NODE_ENV=production)', () => {
     ...HCAPTCHA,
     SEED_DEMO: 'never',
     COOKIE_SECURE: 'true',
+    SMTP_URL: 'smtp://mailer:secret@smtp.example.com:587',
+    PUBLIC_URL: 'https://billing.example.com',
   };
 
   it('names every part of the laptop demo left to chance, in one message', () => {
@@ -160,7 +162,11 @@ describe('production mode (NODE_ENV=production)', () => {
     );
     expect(message).toContain('SEED_DEMO: production would seed the demo world');
     expect(message).toContain('COOKIE_SECURE: auto marks cookies Secure only on HTTPS requests');
-    expect(message.split('\n')).toHaveLength(5);
+    expect(message).toContain(
+      'EMAIL_PROVIDER: production would keep billing mail in the built-in outbox',
+    );
+    expect(message).toContain("PUBLIC_URL: production mail links to the product's public address");
+    expect(message.split('\n')).toHaveLength(7);
   });
 
   it('starts with the real providers, no demo world and Secure cookies', () => {
@@ -169,6 +175,8 @@ describe('production mode (NODE_ENV=production)', () => {
       PAYMENT_PROVIDER: 'stripe',
       CAPTCHA_PROVIDER: 'hcaptcha',
       SEED_DEMO: 'never',
+      EMAIL_PROVIDER: 'smtp',
+      PUBLIC_URL: 'https://billing.example.com',
     });
   });
 
@@ -181,6 +189,8 @@ describe('production mode (NODE_ENV=production)', () => {
         SEED_DEMO: 'auto',
         COOKIE_SECURE: 'auto',
         TRUST_PROXY: '10.0.0.0/8',
+        EMAIL_PROVIDER: 'outbox',
+        PUBLIC_URL: 'https://demo.example.com/',
       }),
     ).toBe('');
   });
@@ -246,5 +256,28 @@ describe('TRUST_PROXY', () => {
     );
     expect(problem('yes')).toContain('"yes" is not an IP address');
     expect(problem('10.0.0.1/')).toContain('"10.0.0.1/" is not');
+  });
+});
+
+describe('billing mail', () => {
+  it('keeps mail in the built-in outbox unless an SMTP server is named', () => {
+    expect(loadConfig({})).toMatchObject({
+      EMAIL_PROVIDER: 'outbox',
+      PUBLIC_URL: 'http://localhost:8080',
+    });
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).EMAIL_PROVIDER).toBe('smtp');
+    expect(loadConfig({ PUBLIC_URL: 'https://billing.example.com/' }).PUBLIC_URL).toBe(
+      'https://billing.example.com',
+    );
+  });
+
+  it('names a mail server that is not one, and SMTP chosen without its address', () => {
+    expect(problemsOf({ SMTP_URL: 'http://mail.example.com' })).toContain(
+      'SMTP_URL: must be an smtp://',
+    );
+    expect(problemsOf({ EMAIL_PROVIDER: 'smtp' })).toContain(
+      'SMTP_URL: is required with EMAIL_PROVIDER=smtp',
+    );
+    expect(problemsOf({ PUBLIC_URL: 'ftp://example.com' })).toContain('PUBLIC_URL');
   });
 });

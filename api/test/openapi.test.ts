@@ -1,5 +1,6 @@
 import { PERMISSIONS } from '@meterline/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { demoExamples, operations } from './support/openapi-examples.ts';
 import {
   requestsFor,
   resolve,
@@ -19,12 +20,6 @@ const KEY = 'test-metering-key-0123456789';
 const SAFE = new Set(['get', 'head']);
 /** Strings a client sends back as ids, tokens or keys: each must carry the pattern of its issuer. */
 const ID_NAME = /(^id$|_id$|Id$|^slug$|^ref$|Ref$|_ref$|secret|token|Token|-key$)/;
-
-function operations(document: OpenApiDocument): [string, string, Operation][] {
-  return Object.entries(document.paths).flatMap(([url, methods]) =>
-    Object.entries(methods).map(([method, operation]) => [url, method, operation] as const),
-  ) as [string, string, Operation][];
-}
 
 /** Every schema reachable from `schema`, with its property path, once per $ref. */
 function* walk(
@@ -148,13 +143,13 @@ describe.each(testDatabases())('the API document tells the truth (%s)', (databas
 
   it('states the rules the server has: the optional address, the top-up amount, the email, the offset', () => {
     const schemas = document.components.schemas;
-    expect(schemas.CustomerUpdateInput?.required).toEqual(['billing_name']);
-    expect(schemas.TopUpRequestInput?.properties?.amount).toEqual({
+    expect(schemas.CustomerUpdate?.required).toEqual(['billing_name']);
+    expect(schemas.TopUpRequest?.properties?.amount).toEqual({
       type: 'integer',
       minimum: 100,
       maximum: 2000,
     });
-    expect(schemas.OrganizationUpdateInput?.properties?.billing_email?.format).toBe('email');
+    expect(schemas.OrganizationUpdate?.properties?.billing_email?.format).toBe('email');
     const list = document.paths['/platform/organizations/{slug}/billing/invoices'];
     const offset = list?.get?.parameters?.find((parameter) => parameter.name === 'offset');
     // offset + limit stays within PostgreSQL's integer.
@@ -236,39 +231,7 @@ describe.each(testDatabases())('the API document tells the truth (%s)', (databas
       const invoices = await as('owner').get<{ id: string }[]>(
         '/platform/organizations/acme-pro/billing/invoices',
       );
-      // What a generator cannot invent: the demo world's names, a catalogue tax ID, working dates.
-      examples = {
-        slug: 'acme-pro',
-        invoiceId: invoices.body[0]?.id,
-        ref: 'acmepro1',
-        projectRef: 'acmepro1',
-        project_ref: 'acmepro1',
-        installationId: 'icfg_demo',
-        challengeId: 'chl_sim_unknown',
-        email: 'owner@example.com',
-        password: 'not-the-password',
-        payment_method_id: 'pm_unknown0',
-        payment_method: 'pm_unknown0',
-        payment_intent_id: 'pi_unknown0',
-        // acme-pro is on this tier already: a generated change is refused (409) and changes nothing.
-        tier: 'tier_pro',
-        proration_date: 1_750_000_000,
-        card_id: 'pm_unknown0',
-        setup_intent_id: 'seti_unknown0',
-        client_secret: 'seti_unknown0_secret_0',
-        'idempotency-key': 'openapi-generated-1',
-        start: '2025-01-01',
-        end: '2025-01-31',
-        timestamp: 1_750_000_000,
-        usage: 1,
-        type: 'eu_vat',
-        value: 'IE1234567T',
-        country: 'IE',
-        exp_year: 2099,
-        number: '4242424242424242',
-        cvc: '123',
-        version: '2',
-      };
+      examples = demoExamples(invoices.body[0]?.id);
     });
 
     /** The client the operation's security asks for: sign-out ends its own session, not the owner's. */

@@ -4,9 +4,11 @@ import { systemClock } from '../src/clock.ts';
 import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
 import {
   CARDS,
+  addCard,
   answerChallenge,
   confirmPayment,
   invoicePaymentState,
+  listCards,
   paymentMethod,
   tokenize,
   reopenInvoice,
@@ -300,5 +302,96 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     expect(await invoiceState(invoiceId)).toMatchObject({ status: 'paid', succeeded: 1 });
     const settled = await pay(as('owner'), 'acme-team', invoiceId, card, 'pay-3ds');
     expect(settled.body.status).toBe('succeeded');
+  });
+
+  /** The organization's saved cards as GET /payments lists them: the ids the hosted page offers. */
+  async function savedCards(slug: string) {
+    const list = await listCards(as('owner'), slug);
+    return list.data;
+  }
+
+  it("pays with a saved card by its id in GET /payments: acme-pro's Visa, once, recorded as that card", async () => {
+    const invoiceId = await reopenInvoice(db(), 'acme-pro', 5);
+    const visa = (await savedCards('acme-pro')).find((card) => card.is_default);
+    if (!visa) throw new Error('acme-pro has a default card');
+    const [a, b] = await Promise.all([
+      pay(as('admin'), 'acme-pro', invoiceId, visa.id, 'saved-visa'),
+      pay(as('admin'), 'acme-pro', invoiceId, visa.id, 'saved-visa'),
+    ]);
+    expect(a).toMatchObject({ status: 200, body: { status: 'succeeded' } });
+    expect(b).toMatchObject({ status: 200, body: { status: 'succeeded' } });
+    expect(await invoiceState(invoiceId)).toMatchObject({ status: 'paid', succeeded: 1 });
+    const charge = await db()
+      .selectFrom('charges')
+      .select(['payment_method_id', 'provider_payment_method_id', 'created_by'])
+      .where('invoice_id', '=', invoiceId)
+      .where('idempotency_key', 'like', '%:pay:saved-visa')
+      .executeTakeFirstOrThrow();
+    expect(charge.payment_method_id).toBe(visa.id);
+    expect(charge.provider_payment_method_id).toBe(await savedCardOf('acme-pro'));
+    // The same key with another card is another attempt's key.
+    const mastercard = (await savedCards('acme-pro')).find((card) => !card.is_default);
+    const reused = await pay(
+      as('admin'),
+      'acme-pro',
+      invoiceId,
+      mastercard?.id ?? '',
+      'saved-visa',
+    );
+    expect(reused.status).toBe(409);
+    // And the card row says it paid.
+    const after = (await savedCards('acme-pro')).find((card) => card.id === visa.id);
+    expect(after).toMatchObject({ last_charge: { status: 'succeeded' } });
+  });
+
+  it("refuses a saved card to anyone but a member with billing write, and another organization's card", async () => {
+    const invoiceId = await reopenInvoice(db(), 'acme-pro', 6);
+    const [visa] = await savedCards('acme-pro');
+    if (!visa) throw new Error('acme-pro has cards');
+    // Read-only and developer members may not pay, with a saved card or any.
+    for (const user of ['readonly', 'developer']) {
+      const refused = await pay(as(user), 'acme-pro', invoiceId, visa.id, `saved-${user}`);
+      expect(refused.status, user).toBe(403);
+      expect(refused.body.message, user).toMatch(/permission/i);
+    }
+    // The link alone is not enough: no session, or a user outside the organization.
+    expect(
+      (await pay(server().client(), 'acme-pro', invoiceId, visa.id, 'saved-anon')).status,
+    ).toBe(401);
+    const outsider = await pay(as('outsider'), 'acme-pro', invoiceId, visa.id, 'saved-outsider');
+    expect(outsider.status).toBe(404);
+    // An owner of both organizations cannot pay acme-pro's invoice with acme-team's saved card.
+    const [teamCard] = await savedCards('acme-team');
+    const foreign = await pay(as('owner'), 'acme-pro', invoiceId, teamCard?.id ?? '', 'saved-team');
+    expect(foreign).toMatchObject({ status: 404, body: { message: 'Payment method not found' } });
+    expect(await invoiceState(invoiceId)).toMatchObject({ status: 'open', charges: 0 });
+  });
+
+  it('declines and 3-D Secure on a saved card answer as on a typed one', async () => {
+    // restricted-co's saved default card is the declining test card.
+    const overdue = await reopenInvoice(db(), 'restricted-co', 0);
+    const [declining] = await savedCards('restricted-co');
+    const declined = await pay(as('owner'), 'restricted-co', overdue, declining?.id ?? '', 'd');
+    expect(declined).toMatchObject({ status: 402, body: { message: 'Your card was declined.' } });
+    // (Reopened: an earlier test may have paid it; the decline pays nothing more.)
+    expect(await invoiceState(overdue)).toMatchObject({ status: 'open' });
+
+    const invoiceId = await reopenInvoice(db(), 'acme-pro', 7);
+    const saved = await addCard(as('owner'), 'acme-pro', CARDS.authenticate);
+    const asked = await pay(as('owner'), 'acme-pro', invoiceId, saved, 'saved-3ds');
+    expect(asked).toMatchObject({ status: 200, body: { status: 'requires_action' } });
+    const failed = await authenticate(asked.body.payment_intent_secret, 'fail');
+    expect(failed).toMatchObject({ status: 402, body: { message: AUTHENTICATION_FAILED_MESSAGE } });
+    const afterFailure = await pay(as('owner'), 'acme-pro', invoiceId, saved, 'saved-3ds');
+    expect(afterFailure).toMatchObject({
+      status: 402,
+      body: { message: AUTHENTICATION_FAILED_MESSAGE },
+    });
+    const again = await pay(as('owner'), 'acme-pro', invoiceId, saved, 'saved-3ds-2');
+    expect(again.body.status).toBe('requires_action');
+    expect((await authenticate(again.body.payment_intent_secret, 'complete')).status).toBe(200);
+    const settled = await pay(as('owner'), 'acme-pro', invoiceId, saved, 'saved-3ds-2');
+    expect(settled).toMatchObject({ status: 200, body: { status: 'succeeded' } });
+    expect(await invoiceState(invoiceId)).toMatchObject({ status: 'paid', succeeded: 1 });
   });
 });

@@ -58,6 +58,42 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
     );
   });
 
+  it("says each card's last charge: restricted-co's default declined, acme-pro's Visa paid", async () => {
+    const restricted = paymentMethodsSchema.parse(await listCards(as('owner'), 'restricted-co'));
+    const declining = restricted.data.find((method) => method.is_default);
+    // The engine's latest attempt at its overdue invoice, as the charges table has it.
+    const attempt = await db()
+      .selectFrom('charges')
+      .innerJoin('organizations', 'organizations.id', 'charges.organization_id')
+      .select(['charges.created_at', 'charges.failure_message'])
+      .where('organizations.slug', '=', 'restricted-co')
+      .where('charges.status', '=', 'failed')
+      .orderBy('charges.created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(declining?.last_charge).toEqual({
+      status: 'declined',
+      at: Math.floor(attempt.created_at.getTime() / 1000),
+      decline_message: 'Your card was declined.',
+    });
+    expect(attempt.failure_message).toBe('Your card was declined.');
+
+    const acmePro = paymentMethodsSchema.parse(await listCards(as('owner'), 'acme-pro'));
+    const [visa, mastercard] = acmePro.data;
+    expect(visa?.last_charge).toMatchObject({ status: 'succeeded', decline_message: null });
+    expect(mastercard?.last_charge).toBeNull();
+
+    // A payment cancelled before the card answered (a newer attempt) is not the card's answer.
+    await db()
+      .updateTable('charges')
+      .set({ failure_message: 'Replaced by a newer payment attempt.' })
+      .where('failure_message', '=', 'Your card was declined.')
+      .where('created_at', '=', attempt.created_at)
+      .execute();
+    const after = paymentMethodsSchema.parse(await listCards(as('owner'), 'restricted-co'));
+    const previous = after.data.find((method) => method.is_default)?.last_charge;
+    expect(previous?.at ?? Infinity).toBeLessThan(Math.floor(attempt.created_at.getTime() / 1000));
+  });
+
   it('adds 4242 through a setup intent, confirm and attach, and lists it once however often attached', async () => {
     const before = await listCards(as('owner'), 'acme-pro');
     const secret = await setupIntent(as('owner'), 'acme-pro');

@@ -18,6 +18,7 @@ describe('NODE_ENV=production, the real start', () => {
       'CAPTCHA_PROVIDER: production would check captchas with the built-in captcha',
       'SEED_DEMO: production would seed the demo world',
       'COOKIE_SECURE: auto marks cookies Secure only on HTTPS requests',
+      'EMAIL_PROVIDER: production would keep billing mail in the built-in outbox',
     ]) {
       expect(run.stderr).toContain(cause);
     }
@@ -37,6 +38,8 @@ describe('NODE_ENV=production, the real start', () => {
         HCAPTCHA_SECRET: 'secret',
         SEED_DEMO: 'never',
         COOKIE_SECURE: 'true',
+        SMTP_URL: 'smtp://127.0.0.1:9',
+        PUBLIC_URL: 'https://billing.example.com',
       },
       {
         line: /Meterline is running on (http:\/\/[^\s"]+)/,

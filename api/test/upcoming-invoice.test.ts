@@ -218,6 +218,41 @@ describe.each(testDatabases())('the upcoming invoice (%s)', (database) => {
     expect(otherProject.status).toBe(404);
   });
 
+  it('projects the same total a second later: from the next whole hour, and says how', async () => {
+    const now = clock.now();
+    // Ten minutes into the current hour (the hour before, if that is still to come).
+    let at = Math.floor(now.getTime() / 3_600_000) * 3_600_000 + 600_000;
+    if (at > now.getTime()) at -= 3_600_000;
+    try {
+      clock.set(new Date(at));
+      const first = await upcoming('payg-co');
+      clock.set(new Date(at + 1000));
+      const second = await upcoming('payg-co');
+      expect(second.amount_projected).toBe(first.amount_projected);
+      expect(second.projection).toEqual(first.projection);
+      const from = Date.parse(first.projection.from);
+      expect(from).toBe(at - 600_000 + 3_600_000);
+      expect(first.projection.remaining_hours).toBe(
+        (Date.parse(first.billing_cycle_end) - from) / 3_600_000,
+      );
+      expect(first.projection.measured_hours).toBe(
+        (from - Date.parse(first.billing_cycle_start)) / 3_600_000,
+      );
+      const sum = first.projection.lines.reduce((total, line) => total + line.amount, 0);
+      expect(sum).toBe(first.amount_projected);
+      // What runs keeps running for the hours left: each compute line's hours grow by exactly that.
+      for (const line of first.lines.filter((l) => l.usage_metric?.startsWith('COMPUTE_HOURS'))) {
+        const projected = first.projection.lines.find((l) => l.description === line.description);
+        expect(projected?.quantity).toBeCloseTo(
+          line.quantity + first.projection.remaining_hours * line.breakdown.length,
+          6,
+        );
+      }
+    } finally {
+      clock.set(now);
+    }
+  });
+
   it('shows usage reported a moment ago, within the same second (the clock stands still here)', async () => {
     const before = await upcoming('payg-co');
     const reported = await fetch(`${server.url}/internal/usage-events`, {

@@ -6,6 +6,7 @@ import { ACTION_TIMEOUT_MS, startHarness, type Harness } from './harness.ts';
 export const ALL_SECTIONS = [
   'subscription',
   'cost-control',
+  'spend-alerts',
   'breakdown',
   'invoices',
   'payment-methods',

@@ -26,6 +26,17 @@ export async function fillCard(scope: Locator, number: string): Promise<void> {
   await scope.getByLabel('CVC', { exact: true }).fill('123');
 }
 
+/**
+ * On the hosted invoice page: chooses "New card" when the organization's saved cards are offered
+ * (they come first, the default chosen), then types the card as `fillCard` does.
+ */
+export async function fillNewCard(scope: Locator, number: string): Promise<void> {
+  await scope.getByRole('button', { name: 'Pay', exact: true }).waitFor();
+  const newCard = scope.getByRole('radio', { name: 'New card' });
+  if ((await newCard.count()) > 0) await newCard.check();
+  await fillCard(scope, number);
+}
+
 /** A toast of the page holding this text. */
 export function toastWith(page: Page, text: string): Locator {
   return page.locator('[data-sonner-toast]').filter({ hasText: text });

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { usageEventsBatchSchema } from '@meterline/domain';
+import { emailOutboxQuerySchema, usageEventsBatchSchema } from '@meterline/domain';
 import { systemClock, type Clock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
+import { listOutbox } from '../repositories/email-outbox.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
+import { createEmailTransport } from '../services/email/email-transport.ts';
+import { deliverDueEmails } from '../services/email/outbox-worker.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
 import { createPaymentGateway } from '../services/payments/create-gateway.ts';
 import { parseDay, surveysCsv } from '../services/surveys/export-surveys.ts';
@@ -21,6 +24,7 @@ const USAGE = `Operator commands of the billing engine.
   npm run billing -- ingest --file <events.json> [--at <time>]  ingest a batch of usage events ({"events": [...]})
   npm run billing -- surveys --since <YYYY-MM-DD>             the exit and upgrade survey answers since that
                                                               day (UTC), as CSV with a header row
+  npm run billing -- emails [--to <address>] [--since <time>]  the billing mail outbox, newest first
 
 <time> is an ISO date or date-time in UTC (2026-12-01 or 2026-12-01T00:00:00Z); it defaults to now.
 A cycle closes once it ended at least BILLING_CLOSE_GRACE_MINUTES (default 60) before <time>, the
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
       file: { type: 'string' },
       grace: { type: 'string' },
       since: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -85,6 +90,19 @@ async function main(): Promise<void> {
     const clock: Clock = { now: () => at };
     const gateway = createPaymentGateway(database.db, clock, config);
     const deps = { db: database.db, gateway, clock: systemClock };
+    // What a command decided to tell the billing recipients goes out before it ends (the server's
+    // outbox worker would otherwise send it at its next pass).
+    const deliverMail = async () => {
+      const transport = createEmailTransport(config);
+      try {
+        await deliverDueEmails(database.db, transport, {
+          from: config.EMAIL_FROM,
+          baseUrl: config.PUBLIC_URL,
+        });
+      } finally {
+        await transport.close();
+      }
+    };
     switch (command) {
       case 'close-cycle': {
         if (!values.org) throw new UsageError('close-cycle needs --org <slug>');
@@ -95,11 +113,13 @@ async function main(): Promise<void> {
           .executeTakeFirst();
         if (!org) throw new UsageError(`No organization ${values.org}`);
         const report = await runBillingJobs(deps, at, org.id, grace);
+        await deliverMail();
         console.log(JSON.stringify({ command, org: values.org, at: at.toISOString(), ...report }));
         break;
       }
       case 'run': {
         const report = await runBillingJobs(deps, at, undefined, grace);
+        await deliverMail();
         console.log(JSON.stringify({ command, at: at.toISOString(), ...report }));
         break;
       }
@@ -123,9 +143,28 @@ async function main(): Promise<void> {
         const result = await ingestUsageEvents(database.db, batch.data.events, {
           at,
           onError: (organizationId, error) =>
-            console.error(`Restriction of ${organizationId} not observed: ${String(error)}`),
+            console.error(
+              `Restriction or spend alert of ${organizationId} not checked: ${String(error)}`,
+            ),
         });
         console.log(JSON.stringify({ command, ...result }));
+        break;
+      }
+      case 'emails': {
+        const query = emailOutboxQuerySchema.safeParse({
+          to: values.to,
+          since: values.since === undefined ? undefined : parseTime(values.since).toISOString(),
+          limit: 500,
+        });
+        if (!query.success) throw new UsageError(query.error.issues[0]?.message ?? 'bad query');
+        const { emails } = await listOutbox(database.db, query.data);
+        for (const email of emails) {
+          const state = email.delivered_at ? 'delivered' : `waiting (${email.attempts} attempts)`;
+          console.log(
+            `${email.created_at}  ${email.event.padEnd(18)} ${email.to.padEnd(32)} ${state.padEnd(22)} ${email.subject}`,
+          );
+        }
+        if (emails.length === 0) console.log('The outbox is empty.');
         break;
       }
       case 'surveys': {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { EmailPayload } from '../services/email/email-payload.ts';
 import type {
   AddonMetric,
   BillingPartner,
@@ -224,6 +225,12 @@ export interface InvoiceLinesTable {
   /** Null on lines recorded before migration 0017. */
   quantity: ColumnType<string | null, string | number | null, string | number | null>;
   unit_price: ColumnType<string | null, string | number | null, string | number | null>;
+  /** Of usage_original, what the plan included; null on lines recorded before migration 0019. */
+  included_quantity: ColumnType<
+    string | null,
+    string | number | null | undefined,
+    string | number | null
+  >;
   proration: ColumnType<boolean, boolean | undefined, boolean>;
   usage_based: ColumnType<boolean, boolean | undefined, boolean>;
 }
@@ -486,6 +493,91 @@ export interface AppMetaTable {
   updated_at: CreatedAt;
 }
 
+export interface EmailOutboxTable {
+  id: string;
+  organization_id: string | null;
+  event: string;
+  event_key: string;
+  recipient: string;
+  subject: string;
+  payload: ColumnType<EmailPayload, string, string>;
+  html: string | null;
+  text: string | null;
+  message_id: string;
+  created_at: Date;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  claimed_until: Date | null;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+  last_error: string | null;
+}
+
+export interface SpendAlertBudgetsTable {
+  organization_id: string;
+  budget: number;
+  thresholds: number[];
+  updated_at: Date;
+}
+
+export interface SpendAlertsSentTable {
+  id: string;
+  organization_id: string;
+  cycle_start: Date;
+  /** A threshold's percentage as text ('90'), or 'projected'. */
+  alert: string;
+  budget: number;
+  spend_cents: number;
+  projected_cents: number;
+  sent_at: Date;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  url: string;
+  description: Generated<string>;
+  events: string[];
+  secret: string;
+  enabled: Generated<boolean>;
+  disabled_reason: 'manual' | 'failing' | null;
+  failing_since: Date | null;
+  created_at: Date;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  event_key: string;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Date;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  created_at: Date;
+  attempts: Generated<number>;
+  retry_since: Date;
+  next_attempt_at: Date;
+  claimed_until: Date | null;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+  last_status: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  at: Date;
+  response_status: number | null;
+  duration_ms: number;
+  response_excerpt: string;
+  error: string | null;
+}
+
 export interface Database {
   app_meta: AppMetaTable;
   users: UsersTable;
@@ -508,6 +600,13 @@ export interface Database {
   plan_changes: PlanChangesTable;
   plan_change_quotes: PlanChangeQuotesTable;
   restriction_transitions: RestrictionTransitionsTable;
+  email_outbox: EmailOutboxTable;
+  spend_alert_budgets: SpendAlertBudgetsTable;
+  spend_alerts_sent: SpendAlertsSentTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   spend_cap_toggles: SpendCapTogglesTable;
   billing_job_failures: BillingJobFailuresTable;
   simulator_payment_methods: SimulatorPaymentMethodsTable;

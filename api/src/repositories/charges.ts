@@ -117,3 +117,55 @@ export async function recordChargeIntent(
     throw new Error(`Charge ${chargeId} is bound to another payment intent`);
   }
 }
+
+export interface CardCharge {
+  providerPaymentMethodId: string;
+  status: 'succeeded' | 'failed';
+  createdAt: Date;
+  failureMessage: string | null;
+}
+
+/**
+ * The organization's latest settled charge of each card (by the provider's id, which every charge
+ * carries, whoever made it), leaving out failures whose message says the card was never asked
+ * (`notAnsweredByCard`: cancelled, superseded, never reached the provider).
+ */
+export async function latestCardCharges(
+  db: Db,
+  organizationId: string,
+  notAnsweredByCard: readonly string[],
+): Promise<Map<string, CardCharge>> {
+  const rows = await db
+    .selectFrom('charges')
+    .distinctOn('provider_payment_method_id')
+    .select(['provider_payment_method_id', 'status', 'created_at', 'failure_message'])
+    .where('organization_id', '=', organizationId)
+    .where('provider_payment_method_id', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'succeeded'),
+        eb.and([
+          eb('status', '=', 'failed'),
+          eb.or([
+            eb('failure_message', 'is', null),
+            eb('failure_message', 'not in', [...notAnsweredByCard]),
+          ]),
+        ]),
+      ]),
+    )
+    .orderBy('provider_payment_method_id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const charges = new Map<string, CardCharge>();
+  for (const row of rows) {
+    if (row.provider_payment_method_id === null) continue;
+    charges.set(row.provider_payment_method_id, {
+      providerPaymentMethodId: row.provider_payment_method_id,
+      status: row.status === 'succeeded' ? 'succeeded' : 'failed',
+      createdAt: row.created_at,
+      failureMessage: row.failure_message,
+    });
+  }
+  return charges;
+}

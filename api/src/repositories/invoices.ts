@@ -69,6 +69,7 @@ export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<void> 
         unit_price_desc: line.unit_price_desc,
         usage_metric: line.usage_metric,
         usage_original: line.usage_original,
+        included_quantity: line.included_quantity,
         metadata: JSON.stringify(line.metadata),
         breakdown: JSON.stringify(line.breakdown),
         quantity: line.quantity,
@@ -255,6 +256,7 @@ export async function findInvoice(
       unit_price_desc: line.unit_price_desc ?? '',
       usage_metric: line.usage_metric as UpcomingInvoiceLine['usage_metric'],
       usage_original: line.usage_original === null ? null : Number(line.usage_original),
+      included_quantity: line.included_quantity === null ? null : Number(line.included_quantity),
       metadata: line.metadata as UpcomingInvoiceLine['metadata'],
       breakdown: line.breakdown as UpcomingInvoiceLine['breakdown'],
       proration: line.proration,
@@ -270,7 +272,57 @@ export async function findInvoice(
     tax_id: row.tax_id as InvoiceDetail['tax_id'],
     finalized_at: seconds(row.finalized_at),
     paid_at: row.paid_at ? seconds(row.paid_at) : null,
+    paid_with: row.amount_paid_cents > 0 ? await paidWith(db, invoiceId) : null,
   };
+}
+
+/**
+ * The card of the invoice's latest successful charge: the organization's saved card it names, else the
+ * provider's card of that id (a card entered for this payment alone, kept by the built-in simulator).
+ */
+async function paidWith(
+  db: Db,
+  invoiceId: string,
+): Promise<{ brand: string; last4: string } | null> {
+  const row = await db
+    .selectFrom('charges')
+    .leftJoin('payment_methods', (join) =>
+      join.on((eb) =>
+        eb.or([
+          eb('payment_methods.id', '=', eb.ref('charges.payment_method_id')),
+          eb(
+            'payment_methods.provider_payment_method_id',
+            '=',
+            eb.ref('charges.provider_payment_method_id'),
+          ),
+        ]),
+      ),
+    )
+    .leftJoin(
+      'simulator_payment_methods',
+      'simulator_payment_methods.id',
+      'charges.provider_payment_method_id',
+    )
+    .select([
+      'payment_methods.brand as savedBrand',
+      'payment_methods.last4 as savedLast4',
+      'simulator_payment_methods.brand as providerBrand',
+      'simulator_payment_methods.last4 as providerLast4',
+    ])
+    .where('charges.invoice_id', '=', invoiceId)
+    .where('charges.status', '=', 'succeeded')
+    .where('charges.refund_status', 'is', null)
+    .orderBy('charges.updated_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.savedBrand !== null && row.savedLast4 !== null) {
+    return { brand: row.savedBrand, last4: row.savedLast4 };
+  }
+  if (row.providerBrand !== null && row.providerLast4 !== null) {
+    return { brand: row.providerBrand, last4: row.providerLast4 };
+  }
+  return null;
 }
 
 export function lockInvoice(db: Db, invoiceId: string) {

@@ -1,4 +1,4 @@
-import type { PaymentMethod, PaymentMethods } from '@meterline/domain';
+import type { LastCharge, PaymentMethod, PaymentMethods } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
 
 export function getDefaultPaymentMethod(db: Db, organizationId: string) {
@@ -64,7 +64,11 @@ type MethodRow = {
   created_at: Date;
 };
 
-export function toPaymentMethod(row: MethodRow): PaymentMethod {
+/** A card as the API shows it; `lastCharge` when the caller read it (the list does). */
+export function toPaymentMethod(
+  row: MethodRow,
+  lastCharge: LastCharge | null = null,
+): PaymentMethod {
   return {
     id: row.id,
     is_default: row.is_default,
@@ -72,6 +76,7 @@ export function toPaymentMethod(row: MethodRow): PaymentMethod {
     type: 'card',
     created: Math.floor(row.created_at.getTime() / 1000),
     has_address: row.has_address,
+    last_charge: lastCharge,
   };
 }
 
@@ -86,16 +91,25 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-/** The organization's cards, oldest first, and which one is the default. */
-export async function listPaymentMethods(db: Db, organizationId: string): Promise<PaymentMethods> {
+/**
+ * The organization's cards, oldest first, and which one is the default; each with its last charge
+ * as `lastChargeOf` finds it by the provider's id of the card.
+ */
+export async function listPaymentMethods(
+  db: Db,
+  organizationId: string,
+  lastChargeOf: (providerPaymentMethodId: string) => LastCharge | null = () => null,
+): Promise<PaymentMethods> {
   const rows = await db
     .selectFrom('payment_methods')
-    .select(COLUMNS)
+    .select([...COLUMNS, 'provider_payment_method_id'])
     .where('organization_id', '=', organizationId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const data = rows.map(toPaymentMethod);
+  const data = rows.map((row) =>
+    toPaymentMethod(row, lastChargeOf(row.provider_payment_method_id)),
+  );
   return { data, defaultPaymentMethodId: data.find((method) => method.is_default)?.id ?? null };
 }
 

@@ -3,10 +3,12 @@ import {
   Rationals,
   rational,
   rationalFromNumber,
+  USAGE_METRIC_DEFINITIONS,
   type Rational,
 } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { rationalFromDecimal, toNumber } from '../db/numeric.ts';
 
 export interface ResolvedEvent {
   eventId: string;
@@ -306,6 +308,15 @@ export interface DailyUsageRow {
   usage_sum: string;
   usage_max: string;
   samples: number;
+}
+
+/** A project's value of a metric on a day, by the metric's aggregation (sizes: the day's average sample). */
+export function dailyValue(row: DailyUsageRow): number {
+  const definition = USAGE_METRIC_DEFINITIONS[row.metric as keyof typeof USAGE_METRIC_DEFINITIONS];
+  const sum = rationalFromDecimal(row.usage_sum);
+  if (definition?.aggregation === 'average') return toNumber(sum) / Math.max(1, row.samples);
+  if (definition?.aggregation === 'max') return toNumber(rationalFromDecimal(row.usage_max));
+  return toNumber(sum);
 }
 
 export async function dailyUsage(

@@ -1,4 +1,6 @@
 import {
+  emailOutboxListSchema,
+  emailOutboxQuerySchema,
   errorResponseSchema,
   usageEventsBatchSchema,
   usageEventsResultSchema,
@@ -6,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { listOutbox } from '../repositories/email-outbox.ts';
 import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
 
 /** Operator calls: authenticated by the metering key, never by a browser session. */
@@ -39,8 +42,33 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
         at: clock.now(),
         // The events are stored: the billing job's next pass observes the organization again.
         onError: (organizationId, error) =>
-          request.log.error({ err: error, organizationId }, 'usage restriction not observed'),
+          request.log.error(
+            { err: error, organizationId },
+            'usage restriction or spend alert not checked after ingestion',
+          ),
       }),
+  );
+
+  app.get(
+    '/internal/emails',
+    {
+      config: { access: { kind: 'operator' } },
+      schema: {
+        tags: ['internal'],
+        summary: 'The billing mail outbox, newest first',
+        description:
+          'Authorization: Bearer METERING_API_KEY. Every message written for a billing event, one per ' +
+          'recipient, with when it was handed to the mail transport (`delivered_at`, null while waiting).',
+        querystring: emailOutboxQuerySchema,
+        response: {
+          200: emailOutboxListSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => listOutbox(db, request.query),
   );
 };
 

@@ -26,10 +26,13 @@ const invoicePaymentRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, 
       },
       schema: {
         tags: ['invoices'],
-        summary: 'Pay an outstanding invoice with a card typed on the hosted payment page',
+        summary:
+          'Pay an outstanding invoice on the hosted payment page, with a saved card or a new one',
         description:
-          "payment_method_id is the card as the provider's payment method, tokenized by the browser " +
-          '(or one saved for this organization); it is charged, not saved. `succeeded`: the invoice is ' +
+          "payment_method_id is one of the organization's saved cards (its `id` in GET /payments), or " +
+          "a card typed on the page as the provider's payment method, tokenized by the browser, which " +
+          'is charged, not saved. Needs the session of a member with billing write on the ' +
+          "invoice's organization, whichever card. `succeeded`: the invoice is " +
           'paid and an overdue restriction lifted. `requires_action`: the browser confirms ' +
           'payment_intent_secret (3-D Secure), then sends this request again with the same ' +
           'Idempotency-Key, which settles it. `processing`: the provider settles it later. A decline ' +
@@ -55,7 +58,7 @@ const invoicePaymentRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, 
         organizationId: requireOrg(request).organizationId,
         invoiceId: request.params.invoiceId,
         idempotencyKey: request.headers['idempotency-key'],
-        providerPaymentMethodId: request.body.payment_method_id,
+        paymentMethodId: request.body.payment_method_id,
         userId: requireUser(request).id,
       }),
   );

@@ -1,3 +1,5 @@
+import { contentDisposition, csvFileName } from '../services/exports/csv-export.ts';
+import { INVOICE_CSV_COLUMNS, invoicesCsv } from '../services/exports/invoices-csv.ts';
 import {
   canPayNow,
   errorResponseSchema,
@@ -15,7 +17,7 @@ import type { ResponseHeader } from '../openapi.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { countInvoices, findInvoice, listInvoices } from '../repositories/invoices.ts';
-import { renderInvoicePdf } from '../services/invoices/render-invoice-pdf.ts';
+import { renderInvoicePdf, type Seller } from '../services/invoices/render-invoice-pdf.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const readSubscriptions = {
@@ -24,7 +26,10 @@ const readSubscriptions = {
 
 export const INVOICE_NOT_FOUND = 'Invoice not found';
 
-const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
+  app,
+  { db, seller },
+) => {
   const list = '/platform/organizations/:slug/billing/invoices';
   const totalCount: Record<string, Record<string, ResponseHeader>> = {
     200: {
@@ -103,6 +108,33 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => 
   );
 
   app.get(
+    '/platform/organizations/:slug/billing/invoices/export',
+    {
+      config: readSubscriptions,
+      schema: {
+        tags: ['invoices'],
+        summary: 'Every invoice of the organization as CSV (newest first)',
+        description:
+          'RFC 4180, UTF-8 with a byte-order mark and a header row: ' +
+          `${INVOICE_CSV_COLUMNS.join(', ')}. Amounts are US dollars with two decimals; a cell a ` +
+          'spreadsheet would run as a formula starts with an apostrophe. Streamed a batch at a time.',
+        params: orgParamsSchema,
+        produces: ['text/csv'],
+        response: { 200: z.any().describe('text/csv'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, slug } = requireOrg(request);
+      const name = csvFileName(slug, 'invoices', new Date().toISOString().slice(0, 10));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', contentDisposition(name))
+        .header('cache-control', 'private, no-store')
+        .send(invoicesCsv(db, organizationId));
+    },
+  );
+
+  app.get(
     '/platform/organizations/:slug/billing/invoices/:invoiceId/pdf',
     {
       config: readSubscriptions,
@@ -123,7 +155,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => 
         .select('name')
         .where('id', '=', organizationId)
         .executeTakeFirstOrThrow();
-      const pdf = await renderInvoicePdf(invoice, org.name);
+      const pdf = await renderInvoicePdf(invoice, org.name, seller);
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)

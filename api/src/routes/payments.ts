@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
-import { listPaymentMethods } from '../repositories/payment-methods.ts';
+import { organizationCards } from '../services/payments/organization-cards.ts';
 import {
   attachSetupIntent,
   createSetupIntent,
@@ -78,7 +78,7 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
         response: { 200: paymentMethodsSchema, ...errors },
       },
     },
-    async (request) => listPaymentMethods(db, requireOrg(request).organizationId),
+    async (request) => organizationCards(db, requireOrg(request).organizationId),
   );
 
   app.post(

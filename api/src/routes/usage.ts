@@ -8,14 +8,15 @@ import {
   type BillingMetric,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { rationalFromDecimal, toNumber } from '../db/numeric.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { dailyUsage } from '../repositories/usage.ts';
+import { dailyUsage, dailyValue } from '../repositories/usage.ts';
+import { contentDisposition, csvFileName } from '../services/exports/csv-export.ts';
+import { USAGE_CSV_COLUMNS, usageCsv } from '../services/exports/usage-csv.ts';
 import { loadCurrentCycle, type CycleRowsCache } from '../services/billing/cycle-data.ts';
-import { USAGE_METRIC_DEFINITIONS } from '@meterline/domain';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const readSubscriptions = {
@@ -27,6 +28,18 @@ const usageRoutes: FastifyPluginAsyncZod<{
   clock: Clock;
   cache: CycleRowsCache;
 }> = async (app, { db, clock, cache }) => {
+  /** The id of one of the organization's projects, by ref; 404 for any other. */
+  async function projectIdOf(organizationId: string, projectRef: string): Promise<string> {
+    const project = await db
+      .selectFrom('projects')
+      .select('id')
+      .where('ref', '=', projectRef)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    if (!project) throw new HttpError(404, 'Project not found');
+    return project.id;
+  }
+
   app.get(
     '/platform/organizations/:slug/usage',
     {
@@ -58,6 +71,36 @@ const usageRoutes: FastifyPluginAsyncZod<{
   );
 
   app.get(
+    '/platform/organizations/:slug/usage/export',
+    {
+      config: readSubscriptions,
+      schema: {
+        tags: ['usage'],
+        summary: 'Daily usage per project and metric between two days (inclusive), as CSV',
+        description:
+          'RFC 4180, UTF-8 with a byte-order mark and a header row: ' +
+          `${USAGE_CSV_COLUMNS.join(', ')}. Usage is in the metric's metering unit (bytes, hours, ` +
+          'counts), as reported; at most a year. Streamed a month at a time.',
+        params: orgParamsSchema,
+        querystring: usageDailyQuerySchema,
+        produces: ['text/csv'],
+        response: { 200: z.any().describe('text/csv'), 400: errorResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, slug } = requireOrg(request);
+      const { start, end, projectRef } = request.query;
+      const projectId = projectRef ? await projectIdOf(organizationId, projectRef) : null;
+      const name = csvFileName(slug, 'usage', start, end, ...(projectRef ? [projectRef] : []));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', contentDisposition(name))
+        .header('cache-control', 'private, no-store')
+        .send(usageCsv(db, organizationId, start, end, projectId));
+    },
+  );
+
+  app.get(
     '/platform/organizations/:slug/usage/daily',
     {
       config: readSubscriptions,
@@ -72,32 +115,13 @@ const usageRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { organizationId } = requireOrg(request);
       const { start, end, projectRef } = request.query;
-      let projectId: string | null = null;
-      if (projectRef) {
-        const project = await db
-          .selectFrom('projects')
-          .select('id')
-          .where('ref', '=', projectRef)
-          .where('organization_id', '=', organizationId)
-          .executeTakeFirst();
-        if (!project) throw new HttpError(404, 'Project not found');
-        projectId = project.id;
-      }
+      const projectId = projectRef ? await projectIdOf(organizationId, projectRef) : null;
       const rows = await dailyUsage(db, organizationId, start, end, projectId);
       // Per day: sums add up across projects; sizes are each project's average sample of that day.
       const byDay = new Map<string, number>();
       for (const row of rows) {
-        const definition =
-          USAGE_METRIC_DEFINITIONS[row.metric as keyof typeof USAGE_METRIC_DEFINITIONS];
-        const sum = rationalFromDecimal(row.usage_sum);
-        const value =
-          definition?.aggregation === 'average'
-            ? toNumber(sum) / Math.max(1, row.samples)
-            : definition?.aggregation === 'max'
-              ? toNumber(rationalFromDecimal(row.usage_max))
-              : toNumber(sum);
         const k = `${row.day}|${row.metric}`;
-        byDay.set(k, (byDay.get(k) ?? 0) + value);
+        byDay.set(k, (byDay.get(k) ?? 0) + dailyValue(row));
       }
       return {
         data: [...byDay].map(([k, usage]) => {

@@ -89,6 +89,15 @@ export async function seedDemoWorld(db: Db, clock: Clock): Promise<void> {
   let storyNow = date(seededAt);
   const simulator = new PaymentSimulator(db, () => storyNow);
   await liveThroughHistory(db, simulator, (at) => (storyNow = at), organizations, seededAt);
+  // The demo world's past is not news: the mail its history decided is not kept, nor sent.
+  await db
+    .deleteFrom('email_outbox')
+    .where(
+      'organization_id',
+      'in',
+      organizations.map((org) => org.id),
+    )
+    .execute();
   // The world's restriction states are as demo-world.md writes them: its usage counts as observed.
   await db
     .updateTable('organizations')

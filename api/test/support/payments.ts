@@ -1,5 +1,8 @@
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
+import { insertPaymentMethod } from '../../src/repositories/payment-methods.ts';
+import { newId } from '../../src/services/billing/ids.ts';
+import type { PaymentGateway } from '../../src/services/payments/payment-gateway.ts';
 import type { TestClient, TestResponse } from './server.ts';
 
 /** Any future expiry works with the simulator's test cards. */
@@ -197,4 +200,28 @@ export async function dueInvoice(
     .where('id', '=', id)
     .execute();
   return id;
+}
+
+/** Saves the simulator's declining test card as the organization's default, straight into the store. */
+export async function addDecliningDefaultCard(
+  server: { database: { db: Db }; gateway: PaymentGateway },
+  organizationId: string,
+): Promise<void> {
+  const declining = await server.gateway.createCard({
+    number: CARDS.declined,
+    expMonth: 12,
+    expYear: new Date().getUTCFullYear() + 2,
+    cvc: '123',
+  });
+  await insertPaymentMethod(server.database.db, {
+    id: newId('pm'),
+    organizationId,
+    provider: server.gateway.provider,
+    providerPaymentMethodId: declining.providerPaymentMethodId,
+    brand: declining.brand,
+    last4: declining.last4,
+    expMonth: declining.expMonth,
+    expYear: declining.expYear,
+    isDefault: true,
+  });
 }

@@ -55,6 +55,8 @@ function addonLine(
     unitPriceDesc: priceDescription(addon),
     usageMetric: addon.metric,
     usageOriginal: Q.toNumber(hours, QUANTITY_DECIMALS),
+    // The plan includes none of an add-on's hours.
+    includedQuantity: 0,
     quantity: Q.divide(hours, cycleHours(window.period)),
     unitPrice: prices.size === 1 && onlyPrice !== undefined ? Q.rational(onlyPrice) : null,
     breakdown: breakdownOf(amount, shares, window.projects),

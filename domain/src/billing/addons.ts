@@ -14,6 +14,9 @@ export const ADDON_METRICS = [
   'AUTH_MFA_WEB_AUTHN',
 ] as const;
 export type AddonMetric = (typeof ADDON_METRICS)[number];
+export function isAddonMetric(value: string): value is AddonMetric {
+  return (ADDON_METRICS as readonly string[]).includes(value);
+}
 export const addonMetricSchema = z.enum(ADDON_METRICS).meta({ id: 'AddonMetric' });
 
 /** The add-on types of a subscription's project_addons. */

@@ -37,6 +37,8 @@ function computeLine(
     unitPriceDesc: `${formatPriceDollars(hourly)} per hour`,
     usageMetric: metric,
     usageOriginal: Q.toNumber(hours, QUANTITY_DECIMALS),
+    // No hours are included: the plan's compute credits are a line of their own.
+    includedQuantity: 0,
     quantity: hours,
     unitPrice: priceRational(hourly),
     isBranch: kind === 'branch',

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { billingMetricName, formatAverageHours, formatGigabytes, formatUsage } from './format.ts';
+import {
+  billingMetricName,
+  formatAverageHours,
+  formatGigabytes,
+  formatHours,
+  formatUsage,
+} from './format.ts';
 
 describe('usage display', () => {
   it('shows sizes in GB with two decimals', () => {
@@ -11,11 +17,23 @@ describe('usage display', () => {
     expect(formatUsage('EGRESS', 5e9)).toBe('5.00 GB');
   });
 
-  it('shows hours and counts', () => {
-    expect(formatAverageHours(12.5)).toBe('(avg 12.5 hours)');
-    expect(formatAverageHours(720)).toBe('(avg 720 hours)');
-    expect(formatUsage('COMPUTE_HOURS_XS', 360)).toBe('360 hours');
+  it('shows hours with two decimals, whole or not, wherever they appear', () => {
+    expect(formatHours(290)).toBe('290.00 hours');
+    expect(formatHours(297.9666)).toBe('297.97 hours');
+    expect(formatHours(12.5)).toBe('12.50 hours');
+    expect(formatHours(0)).toBe('0.00 hours');
+    expect(formatHours(-0)).toBe('0.00 hours');
+    expect(formatHours(0.004)).toBe('0.00 hours');
+    expect(formatHours(1_234.5)).toBe('1,234.50 hours');
+    expect(formatAverageHours(12.5)).toBe('(avg 12.50 hours)');
+    expect(formatAverageHours(720)).toBe('(avg 720.00 hours)');
+    expect(formatUsage('COMPUTE_HOURS_XS', 360)).toBe('360.00 hours');
+    expect(formatUsage('COMPUTE_HOURS_BRANCH', 22.5)).toBe('22.50 hours');
     expect(formatUsage('CUSTOM_DOMAIN', 1.256)).toBe('1.26 hours');
+    expect(formatUsage('IPV4', 720)).toBe('720.00 hours');
+  });
+
+  it('shows counts and other units', () => {
     expect(formatUsage('MONTHLY_ACTIVE_USERS', 120_000)).toBe('120,000');
     expect(formatUsage('DISK_SIZE_GB_HOURS_GP3', 17_280)).toBe('17,280 GB-hours');
     expect(formatUsage('DISK_IOPS_GP3', 9_000)).toBe('9,000 IOPS');

@@ -15,9 +15,18 @@ export function formatGigabytes(bytes: number): string {
   return twoDecimals.format(gigabytes);
 }
 
-/** "(avg 12.5 hours)": the average hours shown beside an hours metric. */
+/**
+ * Hours, everywhere they are shown (compute, add-ons, averages): always two decimals, the precision
+ * the invoice computes quantities with, so 290 hours and 297.97 hours line up in one column and a
+ * reader never wonders whether "290" was rounded. Negative zero shows as 0.00.
+ */
+export function formatHours(hours: number): string {
+  return `${twoDecimals.format(hours === 0 ? 0 : hours)} hours`;
+}
+
+/** "(avg 12.50 hours)": the average hours shown beside an hours metric. */
 export function formatAverageHours(hours: number): string {
-  return `(avg ${upToTwoDecimals.format(hours)} hours)`;
+  return `(avg ${formatHours(hours)})`;
 }
 
 /** "Micro", "Small", ... for compute metrics; the catalogue's name for the others. */
@@ -29,7 +38,6 @@ export function billingMetricName(metric: BillingMetric): string {
 
 /** The unit written after a plain usage value; sizes are GB and counts have none. */
 const UNIT_SUFFIX: Partial<Record<MetricUnit, string>> = {
-  hours: ' hours',
   gigabyte_hours: ' GB-hours',
   iops: ' IOPS',
   megabytes_per_second: ' MB/s',
@@ -37,8 +45,9 @@ const UNIT_SUFFIX: Partial<Record<MetricUnit, string>> = {
 
 /** A usage value in its display unit: GB for sizes, hours, GB-hours, IOPS and MB/s, plain counts. */
 export function formatUsage(metric: BillingMetric, usage: number): string {
-  if (isComputeMetric(metric)) return `${upToTwoDecimals.format(usage)} hours`;
+  if (isComputeMetric(metric)) return formatHours(usage);
   const { unit } = USAGE_METRIC_DEFINITIONS[metric];
   if (unit === 'bytes') return `${formatGigabytes(usage)} GB`;
+  if (unit === 'hours') return formatHours(usage);
   return `${upToTwoDecimals.format(usage)}${UNIT_SUFFIX[unit] ?? ''}`;
 }

@@ -9,7 +9,9 @@ import {
   invoicePageText,
   invoicePageWindow,
   invoiceStatusLabel,
+  outstandingInvoiceToPay,
   paymentTooltip,
+  type InvoiceStatus,
 } from './invoices.ts';
 
 describe('invoice statuses', () => {
@@ -45,6 +47,28 @@ describe('invoice statuses', () => {
     expect(
       paymentTooltip({ status: 'paid', amount_due: 2500, payment_attempted: true }),
     ).toBeNull();
+  });
+});
+
+describe('outstandingInvoiceToPay', () => {
+  const invoice = (id: string, status: InvoiceStatus, amount_due: number, period_end: number) => ({
+    id,
+    status,
+    amount_due,
+    period_end,
+  });
+  it('picks the oldest invoice with something left to pay', () => {
+    const list = [
+      invoice('draft', 'draft', 900, 400),
+      invoice('newer', 'open', 500, 300),
+      invoice('paid', 'paid', 0, 250),
+      invoice('older', 'uncollectible', 700, 200),
+      invoice('nothing', 'open', 0, 100),
+      invoice('void', 'void', 800, 50),
+    ];
+    expect(outstandingInvoiceToPay(list)?.id).toBe('older');
+    expect(outstandingInvoiceToPay(list.slice(0, 3))?.id).toBe('newer');
+    expect(outstandingInvoiceToPay(list.slice(2, 3))).toBeUndefined();
   });
 });
 

@@ -35,6 +35,21 @@ export function canPayNow(invoice: PayableInvoice): boolean {
   return invoice.amount_due > 0 && PAYABLE.includes(invoice.status);
 }
 
+/**
+ * The invoice an overdue restriction asks to pay: the oldest one with something left to pay (the
+ * list comes newest first, as the API answers it). Undefined when none is payable.
+ */
+export function outstandingInvoiceToPay<T extends PayableInvoice & { readonly period_end: number }>(
+  invoices: readonly T[],
+): T | undefined {
+  return invoices
+    .filter(canPayNow)
+    .reduce<T | undefined>(
+      (oldest, invoice) => (oldest && oldest.period_end <= invoice.period_end ? oldest : invoice),
+      undefined,
+    );
+}
+
 export const PAYMENT_FAILED_TOOLTIP =
   'We were not able to collect the payment. Make sure you have a valid payment method and enough funds. Outstanding invoices may cause restrictions on your organization and projects.';
 export const PAYMENT_PENDING_TOOLTIP =

@@ -130,11 +130,19 @@ describe('withLateUsage', () => {
       { compute: [], usage: { EGRESS: 200 * GB } },
       { compute: [], usage: { EGRESS: 300 * GB } },
     );
-    const invoice = { lines: [], amount_total: 2500, amount_projected: 4000 };
+    const projection = {
+      from: '2026-11-10T00:00:00.000Z',
+      remaining_hours: 480,
+      measured_hours: 240,
+      usage_hours_left: 480,
+      lines: [],
+    };
+    const invoice = { lines: [], amount_total: 2500, amount_projected: 4000, projection };
     expect(withLateUsage(invoice, late)).toEqual({
       lines: late,
       amount_total: 2950,
       amount_projected: 4450,
+      projection: { ...projection, lines: late },
     });
     expect(withLateUsage(invoice, [])).toBe(invoice);
   });

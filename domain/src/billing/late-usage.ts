@@ -15,7 +15,7 @@ import {
 } from './invoice-input.ts';
 import { invoiceLine } from './invoice-line.ts';
 import { overageLines } from './overage-lines.ts';
-import { isQuotaMetric, type QuotaMetric } from './quotas.ts';
+import { isQuotaMetric, QUOTA_DEFINITIONS, type QuotaMetric } from './quotas.ts';
 import type { PricedInvoice, UpcomingInvoiceLine } from './schemas.ts';
 
 /** The rules a closed cycle was billed by: they price whatever of its usage arrives after the close. */
@@ -111,22 +111,39 @@ export function lateUsageLines(
     if (amount === 0) return [];
     const quantity = (window: BillingWindow) => quantityOf(window, line) ?? Q.ZERO;
     const late = Q.subtract(quantity(after), quantity(before));
+    const unitPrice = line.unit_price === null ? null : Q.rationalFromNumber(line.unit_price);
+    // What the line bills now less what was billed, in the line's own unit: the late amount at the
+    // line's price, so that quantity × unit price is the amount (each close rounded once, so the
+    // difference of the two quantities could round a cent away from the difference of the amounts).
+    const billable =
+      unitPrice === null || Q.isZero(unitPrice)
+        ? Q.subtract(lineQuantity(now), lineQuantity(then))
+        : Q.divide(Q.rational(amount), unitPrice);
+    const hasUsage = quantityOf(after, line) !== null;
     return [
       invoiceLine({
         description: `${description} (late usage, ${period})`,
         amount,
         unitPriceDesc: line.unit_price_desc,
         usageMetric: line.usage_metric,
-        usageOriginal:
-          quantityOf(after, line) === null ? null : Q.toNumber(late, QUANTITY_DECIMALS),
-        // What the line bills now less what was billed, in the line's own unit and at its price.
-        quantity: Q.subtract(lineQuantity(now), lineQuantity(then)),
-        unitPrice: line.unit_price === null ? null : Q.rationalFromNumber(line.unit_price),
+        usageOriginal: hasUsage ? Q.toNumber(late, QUANTITY_DECIMALS) : null,
+        // The part of the late usage that fell within the quota left at the close.
+        includedQuantity: hasUsage ? includedOfLate(line, late, billable) : null,
+        quantity: billable,
+        unitPrice,
         isBranch: line.metadata.is_branch,
         isReadReplica: line.metadata.is_read_replica,
       }),
     ];
   });
+}
+
+/** Late usage less what it bills (counted back in the usage's unit); none for compute and add-ons. */
+function includedOfLate(line: UpcomingInvoiceLine, late: Q.Rational, billable: Q.Rational): number {
+  const metric = line.usage_metric;
+  if (metric === null || !isQuotaMetric(metric)) return 0;
+  const units = Q.rational(QUOTA_DEFINITIONS[metric].priceUnit.units);
+  return Q.toNumber(Q.subtract(late, Q.multiply(billable, units)), QUANTITY_DECIMALS);
 }
 
 function lineQuantity(line: UpcomingInvoiceLine | undefined): Q.Rational {
@@ -145,5 +162,6 @@ export function withLateUsage<Invoice extends PricedInvoice>(
     lines: [...invoice.lines, ...late],
     amount_total: invoice.amount_total + extra,
     amount_projected: invoice.amount_projected + extra,
+    projection: { ...invoice.projection, lines: [...invoice.projection.lines, ...late] },
   };
 }

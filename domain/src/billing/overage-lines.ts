@@ -47,6 +47,8 @@ export function overageLines(window: BillingWindow): UpcomingInvoiceLine[] {
         unitPriceDesc: overagePriceDescription(metric),
         usageMetric: metric,
         usageOriginal: Q.toNumber(usage, QUANTITY_DECIMALS),
+        // The quota, in the usage's unit: usage − included is the overage the quantity counts.
+        includedQuantity: Q.toNumber(result.included, QUANTITY_DECIMALS),
         // The overage beyond the quota, counted in the unit the price is stated for (GB, million).
         quantity: Q.divide(result.overage, Q.rational(definition.priceUnit.units)),
         unitPrice: Q.multiply(

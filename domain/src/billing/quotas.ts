@@ -43,6 +43,8 @@ export interface QuotaDefinition {
    */
   readonly priceUnit: {
     readonly label: string;
+    /** What a billable quantity of that unit is written with: "59.85 GB", "0.5 million". */
+    readonly quantityLabel: string;
     readonly units: number;
     readonly strategy: 'UNIT' | 'PACKAGE';
   };
@@ -65,10 +67,20 @@ function quota(
   return { metric, price, capped, priceUnit, free, paid };
 }
 
-const perGb = { label: 'per GB', units: GB, strategy: 'UNIT' } as const;
-const perUser = { label: 'per MAU', units: 1, strategy: 'UNIT' } as const;
-const perMillion = { label: 'per million', units: 1_000_000, strategy: 'PACKAGE' } as const;
-const perThousand = { label: 'per 1,000', units: 1000, strategy: 'PACKAGE' } as const;
+const perGb = { label: 'per GB', quantityLabel: 'GB', units: GB, strategy: 'UNIT' } as const;
+const perUser = { label: 'per MAU', quantityLabel: 'MAU', units: 1, strategy: 'UNIT' } as const;
+const perMillion = {
+  label: 'per million',
+  quantityLabel: 'million',
+  units: 1_000_000,
+  strategy: 'PACKAGE',
+} as const;
+const perThousand = {
+  label: 'per 1,000',
+  quantityLabel: 'thousand',
+  units: 1000,
+  strategy: 'PACKAGE',
+} as const;
 
 export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> = {
   EGRESS: quota('EGRESS', { cents: 9, per: GB }, perGb, org(5 * GB), org(250 * GB)),
@@ -133,7 +145,7 @@ export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> =
   DISK_SIZE_GB_HOURS_GP3: quota(
     'DISK_SIZE_GB_HOURS_GP3',
     { cents: 171, per: 10_000 },
-    { label: 'per GB-hour', units: 1, strategy: 'UNIT' },
+    { label: 'per GB-hour', quantityLabel: 'GB-hours', units: 1, strategy: 'UNIT' },
     null,
     { included: 8, scope: 'project_hour' },
     false,
@@ -141,7 +153,7 @@ export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> =
   DISK_IOPS_GP3: quota(
     'DISK_IOPS_GP3',
     { cents: 24, per: 10 },
-    { label: 'per IOPS-month', units: 1, strategy: 'UNIT' },
+    { label: 'per IOPS-month', quantityLabel: 'IOPS', units: 1, strategy: 'UNIT' },
     null,
     { included: 3000, scope: 'project' },
     false,
@@ -149,7 +161,7 @@ export const QUOTA_DEFINITIONS: Readonly<Record<QuotaMetric, QuotaDefinition>> =
   DISK_THROUGHPUT_GP3: quota(
     'DISK_THROUGHPUT_GP3',
     { cents: 95, per: 10 },
-    { label: 'per MB/s-month', units: 1, strategy: 'UNIT' },
+    { label: 'per MB/s-month', quantityLabel: 'MB/s', units: 1, strategy: 'UNIT' },
     null,
     { included: 125, scope: 'project' },
     false,

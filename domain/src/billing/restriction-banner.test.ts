@@ -43,11 +43,46 @@ describe('restrictionBanner', () => {
       restriction_status: 'restricted' as const,
       restriction_data: { grace_period_end: null, violations: ['overdue_payment' as const] },
     };
-    expect(restrictionBanner({ org: restricted, usages: [], usageBillingEnabled: false })).toEqual({
+    expect(
+      restrictionBanner({
+        org: { ...restricted, restriction_data: { grace_period_end: null, violations: [] } },
+        usages: [],
+        usageBillingEnabled: false,
+      }),
+    ).toEqual({
       kind: 'restricted',
       variant: 'destructive',
       cta: { label: 'Disable spend cap', panel: 'costControl' },
     });
+  });
+
+  it('asks for the overdue invoice to be paid and the card replaced, never for a spend cap change', () => {
+    const overdue = { grace_period_end: null, violations: ['overdue_payment' as const] };
+    const payAndReplace = {
+      cta: { label: 'Pay outstanding invoice', action: 'payOutstandingInvoice' },
+      secondaryCta: { label: 'Replace card', section: 'payment-methods' },
+    };
+    // restricted-co: Pro with the spend cap on, restricted for its overdue invoice.
+    for (const usageBillingEnabled of [false, true, undefined]) {
+      expect(
+        restrictionBanner({
+          org: { plan: { id: 'pro' }, restriction_status: 'restricted', restriction_data: overdue },
+          usages: [],
+          usageBillingEnabled,
+        }),
+      ).toEqual({ kind: 'restricted', variant: 'destructive', ...payAndReplace });
+    }
+    // Beside a usage violation, and on Free, paying is still what lifts the overdue part.
+    const both = {
+      grace_period_end: 1_800_000_000,
+      violations: ['exceed_egress_quota' as const, 'overdue_payment' as const],
+    };
+    expect(
+      restrictionBanner({
+        org: { ...free, restriction_status: 'restricted', restriction_data: both },
+        usages: beyond,
+      }),
+    ).toMatchObject(payAndReplace);
   });
 
   it('shows nothing for a restriction status without restriction data', () => {

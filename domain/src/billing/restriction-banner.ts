@@ -1,4 +1,4 @@
-import type { BillingPanel } from '../organization/billing-page.ts';
+import type { BillingPanel, BillingSection } from '../organization/billing-page.ts';
 import type { PlanId } from '../organization/plans.ts';
 import type { RestrictionStatus } from '../organization/restriction.ts';
 import type { RestrictionData } from '../schemas/organization.ts';
@@ -9,10 +9,25 @@ import { exceededCappedMetrics } from './usage-summary.ts';
 export type RestrictionBannerKind =
   'exceededLimits' | 'gracePeriod' | 'gracePeriodOver' | 'restricted';
 
-export interface RestrictionBannerCta {
+/** A call to action that opens a billing side panel (spec §4). */
+export interface RestrictionPanelCta {
   readonly label: 'Upgrade plan' | 'Change spend cap' | 'Disable spend cap';
   readonly panel: Extract<BillingPanel, 'subscriptionPlan' | 'costControl'>;
 }
+
+/** An overdue invoice: the Pay Now flow of the organization's outstanding invoice. */
+export interface RestrictionPayCta {
+  readonly label: 'Pay outstanding invoice';
+  readonly action: 'payOutstandingInvoice';
+}
+
+/** The card that could not pay it: the billing page's payment methods, to add another. */
+export interface RestrictionCardCta {
+  readonly label: 'Replace card';
+  readonly section: Extract<BillingSection, 'payment-methods'>;
+}
+
+export type RestrictionBannerCta = RestrictionPanelCta | RestrictionPayCta;
 
 export interface RestrictionBanner {
   readonly kind: RestrictionBannerKind;
@@ -20,6 +35,8 @@ export interface RestrictionBanner {
   /** Only for gracePeriod, when the organization has an end date: unix seconds. */
   readonly graceEnd?: number;
   readonly cta: RestrictionBannerCta;
+  /** Beside the call to action: replacing the card, when an invoice is overdue. */
+  readonly secondaryCta?: RestrictionCardCta;
 }
 
 export interface RestrictionBannerInput {
@@ -46,7 +63,7 @@ export interface RestrictionBannerInput {
 export function restrictionCta(
   planId: PlanId,
   usageBillingEnabled: boolean | undefined,
-): RestrictionBannerCta {
+): RestrictionPanelCta {
   if (planId === 'free') return { label: 'Upgrade plan', panel: 'subscriptionPlan' };
   if (usageBillingEnabled !== undefined && isSpendCapOn(planId, usageBillingEnabled)) {
     return { label: 'Disable spend cap', panel: 'costControl' };
@@ -54,16 +71,29 @@ export function restrictionCta(
   return { label: 'Change spend cap', panel: 'costControl' };
 }
 
-/** The spec's restriction banner (section 4) as a pure function of the organization and its usage. */
+const PAY_OUTSTANDING_INVOICE: RestrictionPayCta = {
+  label: 'Pay outstanding invoice',
+  action: 'payOutstandingInvoice',
+};
+const REPLACE_CARD: RestrictionCardCta = { label: 'Replace card', section: 'payment-methods' };
+
+/**
+ * The spec's restriction banner (section 4) as a pure function of the organization and its usage.
+ * An `overdue_payment` violation is lifted by paying the invoice, not by a plan or a spend cap: its
+ * call to action is Pay Now for the outstanding invoice, beside replacing the card that could not pay.
+ */
 export function restrictionBanner(input: RestrictionBannerInput): RestrictionBanner | null {
   const { org } = input;
-  const cta = restrictionCta(org.plan.id, input.usageBillingEnabled);
   if (org.restriction_status === null) {
+    const cta = restrictionCta(org.plan.id, input.usageBillingEnabled);
     return exceededCappedMetrics(input.usages).length > 0
       ? { kind: 'exceededLimits', variant: 'destructive', cta }
       : null;
   }
   if (org.restriction_data === null) return null;
+  const ctas = org.restriction_data.violations.includes('overdue_payment')
+    ? { cta: PAY_OUTSTANDING_INVOICE, secondaryCta: REPLACE_CARD }
+    : { cta: restrictionCta(org.plan.id, input.usageBillingEnabled) };
   switch (org.restriction_status) {
     case 'grace_period': {
       const end = org.restriction_data.grace_period_end;
@@ -71,12 +101,12 @@ export function restrictionBanner(input: RestrictionBannerInput): RestrictionBan
         kind: 'gracePeriod',
         variant: 'warning',
         ...(end === null ? {} : { graceEnd: end }),
-        cta,
+        ...ctas,
       };
     }
     case 'grace_period_over':
-      return { kind: 'gracePeriodOver', variant: 'warning', cta };
+      return { kind: 'gracePeriodOver', variant: 'warning', ...ctas };
     case 'restricted':
-      return { kind: 'restricted', variant: 'destructive', cta };
+      return { kind: 'restricted', variant: 'destructive', ...ctas };
   }
 }

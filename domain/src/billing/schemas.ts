@@ -27,7 +27,18 @@ export const upcomingInvoiceLineSchema = z
     amount_before_discount: centsSchema,
     unit_price_desc: z.string(),
     usage_metric: billingMetricSchema.nullable(),
-    usage_original: z.number().nullable().describe("Usage of the line, in the metric's unit"),
+    usage_original: z
+      .number()
+      .nullable()
+      .describe("Usage of the line, in the metric's unit (bytes for sizes, hours for compute)"),
+    included_quantity: z
+      .number()
+      .nullable()
+      .describe(
+        'Of `usage_original`, what the plan includes, in the same unit: the quota for overage lines, 0 ' +
+          'for compute and add-ons (nothing of them is included; compute credits are a line of their ' +
+          'own). Null for lines not priced from usage, and on lines finalized before it was kept',
+      ),
     metadata: z.object({ is_branch: z.boolean(), is_read_replica: z.boolean() }),
     breakdown: z.array(invoiceLineBreakdownSchema),
     proration: z
@@ -35,7 +46,10 @@ export const upcomingInvoiceLineSchema = z
       .describe("True for the unused time of the old plan's fee given back by a plan change"),
     quantity: z
       .number()
-      .describe('How many of the unit `unit_price_desc` prices the line bills (hours, GB, months)'),
+      .describe(
+        'The billable quantity: how many of the unit `unit_price_desc` prices the line bills (hours, ' +
+          'GB, months, MAU beyond the quota). quantity × unit_price rounds half up to `amount`',
+      ),
     unit_price: z
       .number()
       .nullable()
@@ -51,10 +65,49 @@ export const upcomingInvoiceLineSchema = z
   .meta({ id: 'UpcomingInvoiceLine' });
 export type UpcomingInvoiceLine = z.infer<typeof upcomingInvoiceLineSchema>;
 
+export const invoiceProjectionSchema = z
+  .object({
+    from: z.iso
+      .datetime()
+      .describe(
+        'The whole hour the projection is made from (now, rounded up to the hour): reloads within ' +
+          'the same hour project the same total',
+      ),
+    remaining_hours: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        "Whole hours from `from` to the cycle's end: what runs now keeps running this long",
+      ),
+    measured_hours: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Hours the rate of summed usage (egress, requests...) is measured over: from the start of ' +
+          'the cycle to `from`, and never less than a day',
+      ),
+    usage_hours_left: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Hours summed usage keeps its rate for: `remaining_hours`, except in the first day of a ' +
+          'cycle, which counts as measured whole (the cycle’s hours less `measured_hours`)',
+      ),
+    lines: z
+      .array(upcomingInvoiceLineSchema)
+      .describe("The invoice as projected to the cycle's end; `amount_projected` is their sum"),
+  })
+  .meta({ id: 'InvoiceProjection' });
+export type InvoiceProjection = z.infer<typeof invoiceProjectionSchema>;
+
 const pricedInvoiceShape = {
   lines: z.array(upcomingInvoiceLineSchema),
   amount_total: centsSchema.describe('Accrued so far in the current cycle'),
   amount_projected: centsSchema.describe('Projected to the end of the current cycle'),
+  projection: invoiceProjectionSchema.describe('How `amount_projected` was projected'),
 };
 
 export const upcomingInvoiceSchema = z
@@ -73,7 +126,10 @@ export const upcomingInvoiceSchema = z
   .meta({ id: 'UpcomingInvoice' });
 export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;
 /** What the engine prices: the lines and both totals; the cycle and the balance come from the subscription. */
-export type PricedInvoice = Pick<UpcomingInvoice, 'lines' | 'amount_total' | 'amount_projected'>;
+export type PricedInvoice = Pick<
+  UpcomingInvoice,
+  'lines' | 'amount_total' | 'amount_projected' | 'projection'
+>;
 
 export const invoiceSchema = z
   .object({

@@ -7,7 +7,10 @@ import { ADDON_METRICS } from './addons.ts';
 import { BILLING_PLANS } from './billing-plans.ts';
 import { COMPUTE_DEFINITIONS, COMPUTE_SIZE_METRICS, type ComputeMetric } from './compute.ts';
 import type { ComputeHours, UpcomingInvoiceInput } from './invoice-input.ts';
+import { lineQuantities } from './line-quantities.ts';
 import { QUOTA_DEFINITIONS, QUOTA_METRICS } from './quotas.ts';
+import { explainProjection } from './projection-explained.ts';
+import { projectionBasis } from './projection.ts';
 import { priceRational } from './unit-price.ts';
 import {
   accruedInvoiceLines,
@@ -191,7 +194,8 @@ describe('upcoming invoice properties', () => {
     fc.assert(
       fc.property(input, (i) => {
         const asOf = Math.min(i.period.end, Math.max(i.period.start, i.asOf));
-        const remaining = Q.rational(i.period.end - asOf, 3600);
+        // From the whole hour the projection starts at: the hours that remain are whole.
+        const remaining = Q.rational(i.period.end - projectionBasis(i.period, asOf), 3600);
         const carried = <T extends { hours: number | Q.Rational; running: boolean }>(e: T): T => {
           const h = typeof e.hours === 'number' ? Q.rationalFromNumber(e.hours) : e.hours;
           return { ...e, hours: e.running ? Q.add(h, remaining) : h };
@@ -205,6 +209,105 @@ describe('upcoming invoice properties', () => {
           addons: i.addons.map(carried),
         };
         expect(projectedInvoiceLines(noUsage)).toEqual(accruedInvoiceLines(byHand));
+      }),
+    );
+  });
+
+  it('projects the same total from every second of the same hour', () => {
+    fc.assert(
+      fc.property(input, fc.integer({ min: 0, max: 3599 }), (i, offset) => {
+        const { start, end } = i.period;
+        // Two moments of the same hour of the cycle (reloads a second apart, or half an hour).
+        const hour =
+          start + Math.floor((Math.min(end - 1, Math.max(start, i.asOf)) - start) / 3600) * 3600;
+        const first = computeUpcomingInvoice({ ...i, asOf: hour + 1 });
+        const second = computeUpcomingInvoice({ ...i, asOf: Math.min(end - 1, hour + 1 + offset) });
+        expect(second.amount_projected).toBe(first.amount_projected);
+        expect(second.projection).toEqual(first.projection);
+      }),
+    );
+  });
+
+  it('explains the projection in rows that add up to both totals', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        const invoice = computeUpcomingInvoice(i);
+        const explained = explainProjection(invoice);
+        expect(explained.soFar).toBe(invoice.amount_total);
+        expect(explained.projected).toBe(invoice.amount_projected);
+        expect(invoice.projection.lines.reduce((total, line) => total + line.amount, 0)).toBe(
+          invoice.amount_projected,
+        );
+        expect(invoice.projection.remaining_hours).toBe(
+          (i.period.end - projectionBasis(i.period, i.asOf)) / 3600,
+        );
+        for (const row of explained.rows) expect(row.how).not.toBe('');
+      }),
+    );
+  });
+});
+
+describe('every line reconciles by hand', () => {
+  const makesAmount = (quantity: number, unitPrice: number, amount: number) =>
+    roundHalfUp(Q.multiply(Q.rationalFromNumber(quantity), Q.rationalFromNumber(unitPrice))) ===
+    amount;
+
+  it('quantity × unit_price rounds half up to the amount, for every line with a price', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        for (const line of [...accruedInvoiceLines(i), ...projectedInvoiceLines(i)]) {
+          if (line.unit_price === null) {
+            // Only the credits, an add-on priced twice (first project, others) and an enterprise plan
+            // without a contract yet have none.
+            expect(
+              ['Compute Credits', 'Enterprise Plan'].includes(line.description) ||
+                line.usage_metric === 'AUTH_MFA_PHONE',
+            ).toBe(true);
+            continue;
+          }
+          expect(makesAmount(line.quantity, line.unit_price, line.amount)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('an overage line bills its usage less the included quota, in the unit of its price', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        for (const line of accruedInvoiceLines(i)) {
+          const metric = line.usage_metric;
+          if (metric === null || !(QUOTA_METRICS as readonly string[]).includes(metric)) continue;
+          const { units } = QUOTA_DEFINITIONS[metric as (typeof QUOTA_METRICS)[number]].priceUnit;
+          expect(line.usage_original).not.toBeNull();
+          expect(line.included_quantity).not.toBeNull();
+          // usage_original is kept to two decimals of its unit, the quantity to six of the price's.
+          const billable = Q.divide(
+            Q.subtract(
+              Q.rationalFromNumber(line.usage_original ?? 0),
+              Q.rationalFromNumber(line.included_quantity ?? 0),
+            ),
+            Q.rational(units),
+          );
+          const gap = Q.toNumber(Q.subtract(billable, Q.rationalFromNumber(line.quantity)), 9);
+          expect(Math.abs(gap)).toBeLessThanOrEqual(0.005 / units + 0.5e-6);
+        }
+      }),
+    );
+  });
+
+  it('the quantity shown on the invoice, times the price shown, is the amount to the cent', () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        for (const line of [...accruedInvoiceLines(i), ...projectedInvoiceLines(i)]) {
+          const shown = lineQuantities(line);
+          if (!shown) continue;
+          const quantity = Number(shown.billed.split(' ')[0]?.replaceAll(',', ''));
+          const price = /^\$([\d.,]+) per /.exec(shown.unitPrice)?.[1]?.replaceAll(',', '');
+          expect(price).toBeDefined();
+          // Dollars per unit as shown, in cents.
+          const cents = Q.multiply(Q.rationalFromNumber(Number(price)), Q.rational(100));
+          expect(roundHalfUp(Q.multiply(Q.rationalFromNumber(quantity), cents))).toBe(line.amount);
+        }
       }),
     );
   });

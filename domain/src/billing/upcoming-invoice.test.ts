@@ -106,6 +106,7 @@ describe('computeUpcomingInvoice: a pro org with 3 projects at mid-cycle', () =>
       unit_price_desc: '$0.01344 per hour',
       usage_metric: 'COMPUTE_HOURS_XS',
       usage_original: 360,
+      included_quantity: 0,
       metadata: { is_branch: false, is_read_replica: false },
       proration: false,
       quantity: 360,
@@ -278,7 +279,13 @@ describe('computeUpcomingInvoice: a pay-as-you-go org beyond its quota', () => {
     ]);
     expect(invoice.amount_total).toBe(9475);
     const egress = invoice.lines.find((l) => l.usage_metric === 'EGRESS');
-    expect(egress).toMatchObject({ unit_price_desc: '$0.09 per GB', usage_original: 300e9 });
+    expect(egress).toMatchObject({
+      unit_price_desc: '$0.09 per GB',
+      usage_original: 300e9,
+      included_quantity: 250e9,
+      quantity: 50,
+      unit_price: 9,
+    });
     expect(egress?.breakdown).toEqual([
       {
         project_ref: 'paygco1',

@@ -5,8 +5,8 @@ import { computeLines } from './compute-lines.ts';
 import { toBillingWindow, type BillingWindow, type UpcomingInvoiceInput } from './invoice-input.ts';
 import { overageLines } from './overage-lines.ts';
 import { planLine } from './plan-line.ts';
-import { projectToCycleEnd } from './projection.ts';
-import type { PricedInvoice, UpcomingInvoiceLine } from './schemas.ts';
+import { projectionBasisOf, projectToCycleEnd } from './projection.ts';
+import type { InvoiceProjection, PricedInvoice, UpcomingInvoiceLine } from './schemas.ts';
 
 /** The lines of a window: plan, compute, compute credits, add-ons, then overage. */
 export function invoiceLinesOf(window: BillingWindow): UpcomingInvoiceLine[] {
@@ -38,13 +38,30 @@ export function invoiceTotal(lines: readonly UpcomingInvoiceLine[]): number {
   return sumCents(lines.map((line) => line.amount));
 }
 
+/** How a window was projected, with the projected lines that `amount_projected` sums. */
+export function projectionOf(
+  window: BillingWindow,
+  lines: readonly UpcomingInvoiceLine[],
+): InvoiceProjection {
+  const basis = projectionBasisOf(window);
+  return {
+    from: new Date(basis.from * 1000).toISOString(),
+    remaining_hours: basis.remainingHours,
+    measured_hours: basis.measuredHours,
+    usage_hours_left: basis.usageHoursLeft,
+    lines: [...lines],
+  };
+}
+
 /** The lines and totals of the GET /billing/invoices/upcoming answer. */
 export function computeUpcomingInvoice(input: UpcomingInvoiceInput): PricedInvoice {
   const window = toBillingWindow(input);
   const lines = invoiceLinesOf(window);
+  const projected = invoiceLinesOf(projectToCycleEnd(window));
   return {
     lines,
     amount_total: invoiceTotal(lines),
-    amount_projected: invoiceTotal(invoiceLinesOf(projectToCycleEnd(window))),
+    amount_projected: invoiceTotal(projected),
+    projection: projectionOf(window, projected),
   };
 }

@@ -4,3 +4,4 @@ export * from './countries.ts';
 export * from './schemas.ts';
 export * from './tax-id.ts';
 export * from './billing-data.ts';
+export * from './reverse-charge.ts';

@@ -15,6 +15,14 @@ export function formatInvoiceDate(unixSeconds: number): string {
   return `${month} ${day}, ${year}`;
 }
 
+/** A moment to the hour: "Nov 24, 2026, 15:00 UTC". */
+export function formatInvoiceDateHour(unixSeconds: number): string {
+  const date = new Date(unixSeconds * 1000);
+  const hour = String(date.getUTCHours()).padStart(2, '0');
+  const minute = String(date.getUTCMinutes()).padStart(2, '0');
+  return `${formatInvoiceDate(unixSeconds)}, ${hour}:${minute} UTC`;
+}
+
 /** Grace period end: "DD MMM, YYYY" in UTC, e.g. "26 Nov, 2026". */
 export function formatGraceEnd(unixSeconds: number): string {
   const { day, month, year } = parts(unixSeconds);

@@ -13,8 +13,15 @@ describe('visibleBillingSections', () => {
     expect(visibleBillingSections(base)).toEqual([...BILLING_SECTIONS]);
   });
 
-  it('hides the breakdown on the free plan', () => {
-    expect(visibleBillingSections({ ...base, planId: 'free' })).not.toContain('breakdown');
+  it('hides the breakdown and spend alerts on the free plan', () => {
+    const sections = visibleBillingSections({ ...base, planId: 'free' });
+    expect(sections).not.toContain('breakdown');
+    expect(sections).not.toContain('spend-alerts');
+  });
+
+  it('puts spend alerts right after cost control', () => {
+    const sections = visibleBillingSections(base);
+    expect(sections.indexOf('spend-alerts')).toBe(sections.indexOf('cost-control') + 1);
   });
 
   it('hides payment methods, email and address when billed via a partner', () => {
@@ -22,6 +29,7 @@ describe('visibleBillingSections', () => {
     expect(sections).toEqual([
       'subscription',
       'cost-control',
+      'spend-alerts',
       'breakdown',
       'invoices',
       'credits-balance',

@@ -5,6 +5,7 @@ import type { PlanId } from './plans.ts';
 export const BILLING_SECTIONS = [
   'subscription',
   'cost-control',
+  'spend-alerts',
   'breakdown',
   'invoices',
   'payment-methods',
@@ -18,6 +19,7 @@ export type BillingSection = (typeof BILLING_SECTIONS)[number];
 export const SECTION_READ_PERMISSION: Record<BillingSection, Permission> = {
   subscription: 'billing_read:subscriptions',
   'cost-control': 'billing_read:subscriptions',
+  'spend-alerts': 'billing_read:subscriptions',
   breakdown: 'billing_read:subscriptions',
   invoices: 'billing_read:subscriptions',
   'payment-methods': 'billing_read:payment_methods',
@@ -66,6 +68,8 @@ export function visibleBillingSections(context: BillingPageContext): BillingSect
       case 'subscription':
       case 'cost-control':
         return true;
+      // A Free organization spends nothing: no budget to watch, no upcoming invoice to break down.
+      case 'spend-alerts':
       case 'breakdown':
         return context.planId !== 'free';
       case 'invoices':

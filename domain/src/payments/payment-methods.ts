@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatInvoiceDate } from '../format/dates.ts';
 import type { PlanId } from '../organization/plans.ts';
 
 export const cardSchema = z.object({
@@ -7,6 +8,22 @@ export const cardSchema = z.object({
   exp_month: z.number().int().min(1).max(12),
   exp_year: z.number().int(),
 });
+
+export const lastChargeSchema = z
+  .object({
+    status: z
+      .enum(['succeeded', 'declined'])
+      .describe('What the card answered: the money moved, or the provider declined it'),
+    at: z.number().int().describe('When the charge was attempted, unix seconds'),
+    decline_message: z
+      .string()
+      .nullable()
+      .describe(
+        'The provider\'s words for a decline, e.g. "Your card was declined."; null on success',
+      ),
+  })
+  .meta({ id: 'LastCharge' });
+export type LastCharge = z.infer<typeof lastChargeSchema>;
 
 export const paymentMethodSchema = z
   .object({
@@ -19,6 +36,12 @@ export const paymentMethodSchema = z
       .boolean()
       .describe(
         'The card carries a billing address (the card form asks for none; the provider may)',
+      ),
+    last_charge: lastChargeSchema
+      .nullable()
+      .describe(
+        "The organization's latest charge the card answered (invoices, top-ups, plan changes); " +
+          'payments cancelled before the card was asked are not counted. Null when never charged.',
       ),
   })
   .meta({ id: 'PaymentMethod' });
@@ -69,4 +92,39 @@ export const CARD_BRAND_NAMES: Record<string, string> = {
 
 export function cardBrandName(brand: string): string {
   return CARD_BRAND_NAMES[brand] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
+}
+
+/**
+ * What a card row says when the card declined its last charge: "Last charge declined on Nov 03, 2026",
+ * and the provider's words. Nothing when it paid, or was never charged.
+ */
+export function lastChargeDeclined(
+  method: Pick<PaymentMethod, 'last_charge'>,
+): { title: string; message: string | null } | null {
+  const charge = method.last_charge;
+  if (charge?.status !== 'declined') return null;
+  return {
+    title: `Last charge declined on ${formatInvoiceDate(charge.at)}`,
+    message: charge.decline_message,
+  };
+}
+
+/** The saved cards a payment form offers: the default first, then the others in the list's order. */
+export function cardsDefaultFirst<T extends { is_default: boolean }>(methods: readonly T[]): T[] {
+  return [...methods.filter((m) => m.is_default), ...methods.filter((m) => !m.is_default)];
+}
+
+/**
+ * The card a payment form starts with: the default card, unless it has expired or declined its last
+ * charge (paying with it again would most likely fail the same way); then null, a new card.
+ */
+export function preselectedCard(
+  methods: readonly Pick<PaymentMethod, 'id' | 'is_default' | 'card' | 'last_charge'>[],
+  nowUnixSeconds: number,
+): string | null {
+  const card = methods.find((method) => method.is_default);
+  if (!card) return null;
+  if (cardBadges(card, nowUnixSeconds).includes('Expired')) return null;
+  if (card.last_charge?.status === 'declined') return null;
+  return card.id;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { topUpAmountSchema, topUpBodySchema } from './top-up.ts';
+import { TOP_UP_AMOUNT_HINT, topUpAmountSchema, topUpBodySchema } from './top-up.ts';
 
 const message = (value: unknown) => topUpAmountSchema.safeParse(value).error?.issues[0]?.message;
 
@@ -20,6 +20,12 @@ describe('top-up amount', () => {
     expect(message(150.5)).toBe('Amount must be a whole number.');
     expect(message('150')).toBe('Amount must be between $100 - $2000.');
     expect(message(1e300)).toBe('Amount must be between $100 - $2000.');
+  });
+
+  it('hints the range in the figures and words of its message', () => {
+    expect(TOP_UP_AMOUNT_HINT).toBe('A whole number of US dollars between $100 - $2000.');
+    const range = /\$\d+ - \$\d+/;
+    expect(TOP_UP_AMOUNT_HINT.match(range)?.[0]).toBe(message(99)?.match(range)?.[0]);
   });
 
   it('is documented as what it checks: an integer from 100 to 2000', () => {

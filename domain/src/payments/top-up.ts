@@ -6,8 +6,12 @@ export const TOP_UP_MIN_DOLLARS = 100;
 export const TOP_UP_MAX_DOLLARS = 2000;
 export const TOP_UP_DEFAULT_DOLLARS = 100;
 
-export const TOP_UP_RANGE_MESSAGE = 'Amount must be between $100 - $2000.';
+/** "$100 - $2000": the range as the spec's message writes it, and the form's hint with it. */
+export const TOP_UP_RANGE_TEXT = `$${TOP_UP_MIN_DOLLARS} - $${TOP_UP_MAX_DOLLARS}`;
+export const TOP_UP_RANGE_MESSAGE = `Amount must be between ${TOP_UP_RANGE_TEXT}.`;
 export const TOP_UP_WHOLE_MESSAGE = 'Amount must be a whole number.';
+/** The hint under the amount field: the rule in the words and figures its messages use. */
+export const TOP_UP_AMOUNT_HINT = `A whole number of US dollars between ${TOP_UP_RANGE_TEXT}.`;
 
 /**
  * The top-up amount, in whole US dollars (the one money field of the API that is not in cents). Built

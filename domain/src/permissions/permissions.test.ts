@@ -45,6 +45,13 @@ const MATRIX: Record<Permission, Record<Role, boolean>> = {
     read_only: false,
   },
   'update:organizations': { owner: true, administrator: true, developer: false, read_only: false },
+  'billing_read:webhooks': { owner: true, administrator: true, developer: false, read_only: false },
+  'billing_write:webhooks': {
+    owner: true,
+    administrator: true,
+    developer: false,
+    read_only: false,
+  },
 };
 
 describe('hasPermission', () => {

@@ -13,6 +13,9 @@ export const PERMISSIONS = [
   'billing_write:subscriptions',
   'billing_write:payment_methods',
   'update:organizations',
+  // Webhook endpoints: their URLs and delivery logs can name internal systems (decision 014).
+  'billing_read:webhooks',
+  'billing_write:webhooks',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -4,10 +4,12 @@ import { PLAN_IDS } from '../organization/plans.ts';
 import { PERMISSIONS } from '../permissions/permissions.ts';
 import { ROLES } from '../permissions/roles.ts';
 
-export const signInBodySchema = z.object({
-  email: z.email({ error: 'Email must be a valid email address' }).max(254),
-  password: z.string().min(1, 'Password is required').max(1024),
-});
+export const signInBodySchema = z
+  .object({
+    email: z.email({ error: 'Email must be a valid email address' }).max(254),
+    password: z.string().min(1, 'Password is required').max(1024),
+  })
+  .meta({ id: 'SignIn' });
 export type SignInBody = z.infer<typeof signInBodySchema>;
 
 export const userSchema = z.object({
@@ -39,4 +41,4 @@ export const profileSchema = z
   .meta({ id: 'Profile' });
 export type Profile = z.infer<typeof profileSchema>;
 
-export const csrfTokenSchema = z.object({ token: z.string() });
+export const csrfTokenSchema = z.object({ token: z.string() }).meta({ id: 'CsrfToken' });

@@ -7,3 +7,5 @@ export * from './invoice-detail.ts';
 export * from './usage-query.ts';
 export * from './surveys.ts';
 export * from './restriction-history.ts';
+export * from './email-outbox.ts';
+export * from './webhooks.ts';

@@ -28,6 +28,13 @@ export const invoiceDetailSchema = invoiceSchema
     tax_id: z.object({ type: z.string(), value: z.string(), country: z.string() }).nullable(),
     finalized_at: z.number().int(),
     paid_at: z.number().int().nullable(),
+    paid_with: z
+      .object({ brand: z.string(), last4: z.string() })
+      .nullable()
+      .describe(
+        'The card the amount paid was charged to (its latest successful charge); null when nothing ' +
+          'was charged to a card, or the card is no longer known',
+      ),
   })
   .meta({ id: 'InvoiceDetail' });
 export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;

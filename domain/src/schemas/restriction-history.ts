@@ -7,24 +7,28 @@ import { RESTRICTION_STATUSES, VIOLATION_CODES } from '../organization/restricti
  * One recorded change of an organization's restriction state (product-decisions §11), as its members
  * read it at `GET /platform/organizations/{slug}/billing/restriction-history`.
  */
-export const restrictionHistoryEntrySchema = z.object({
-  /** Unix seconds. */
-  at: z.number().int(),
-  /** null: no restriction. */
-  from: z.enum(RESTRICTION_STATUSES).nullable(),
-  to: z.enum(RESTRICTION_STATUSES).nullable(),
-  reason: z.enum(RESTRICTION_REASONS),
-  /** The capped metrics above their quota that caused it; empty for the other reasons. */
-  metrics: z.array(z.enum(QUOTA_METRICS)),
-  /** The violations after the transition (the metrics concerned, or overdue_payment). */
-  violations: z.array(z.enum(VIOLATION_CODES)),
-  /** Unix seconds; the grace period's end when the transition starts or keeps one. */
-  grace_period_end: z.number().int().nullable(),
-});
+export const restrictionHistoryEntrySchema = z
+  .object({
+    /** Unix seconds. */
+    at: z.number().int(),
+    /** null: no restriction. */
+    from: z.enum(RESTRICTION_STATUSES).nullable(),
+    to: z.enum(RESTRICTION_STATUSES).nullable(),
+    reason: z.enum(RESTRICTION_REASONS),
+    /** The capped metrics above their quota that caused it; empty for the other reasons. */
+    metrics: z.array(z.enum(QUOTA_METRICS)),
+    /** The violations after the transition (the metrics concerned, or overdue_payment). */
+    violations: z.array(z.enum(VIOLATION_CODES)),
+    /** Unix seconds; the grace period's end when the transition starts or keeps one. */
+    grace_period_end: z.number().int().nullable(),
+  })
+  .meta({ id: 'RestrictionTransition' });
 export type RestrictionHistoryEntry = z.infer<typeof restrictionHistoryEntrySchema>;
 
-export const restrictionHistoryResponseSchema = z.object({
-  /** Newest first, at most 100. */
-  transitions: z.array(restrictionHistoryEntrySchema),
-});
+export const restrictionHistoryResponseSchema = z
+  .object({
+    /** Newest first, at most 100. */
+    transitions: z.array(restrictionHistoryEntrySchema),
+  })
+  .meta({ id: 'RestrictionHistory' });
 export type RestrictionHistoryResponse = z.infer<typeof restrictionHistoryResponseSchema>;

@@ -1,5 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { hasPermission, type Organization, type PlanId, type Role } from '@meterline/domain';
+import {
+  hasPermission,
+  visibleBillingSections,
+  type Organization,
+  type PlanId,
+  type Role,
+} from '@meterline/domain';
 import { useSubscriptionQuery } from '../data/subscription-query';
 import { DowngradeFlow } from '../features/downgrade-flow/downgrade-flow';
 import { ScheduledChangeNotice } from '../features/downgrade-flow/scheduled-change-notice';
@@ -7,6 +13,8 @@ import { BillingPage } from '../features/billing/billing-page';
 import { useBillingPanel } from '../features/billing/use-billing-panel';
 import { PlanPanel } from '../features/plan-panel/plan-panel';
 import { SpendCapPanel } from '../features/spend-cap-panel/spend-cap-panel';
+import { SpendAlertBanner } from '../features/spend-alerts/spend-alert-banner';
+import { SpendAlertsContent } from '../features/spend-alerts/spend-alerts-content';
 import { UpgradeDialog } from '../features/upgrade-dialog/upgrade-dialog';
 import { UpgradeSurveyDialog } from '../features/upgrade-survey/upgrade-survey-dialog';
 import { useOrganizationRole, useProfile } from '../session/profile-context';
@@ -39,9 +47,28 @@ export function BillingRoute({
 }) {
   const organization = useOrganization();
   const role = useOrganizationRole(organization.slug);
+  const profile = useProfile();
+  // The spend alerts section shows where the domain says it does; the banner goes with it.
+  const spendAlertsShown =
+    hasPermission(role, 'billing_read:subscriptions') &&
+    visibleBillingSections({
+      disabledFeatures: profile.disabled_features,
+      planId: organization.plan.id,
+      billedViaPartner: organization.billing_via_partner,
+    }).includes('spend-alerts');
   return (
     <BillingPage
       subscriptionExtra={<ScheduledChange organization={organization} role={role} />}
+      banner={<SpendAlertBanner orgSlug={organization.slug} enabled={spendAlertsShown} />}
+      spendAlerts={
+        spendAlertsShown ? (
+          <SpendAlertsContent
+            key={organization.slug}
+            orgSlug={organization.slug}
+            canWrite={hasPermission(role, 'billing_write:subscriptions')}
+          />
+        ) : null
+      }
       panels={
         <PlanChanges
           // A new organization starts with nothing open.

@@ -73,7 +73,10 @@ export function OrganizationLayout() {
       <>
         <AppHeader userMenu context={switcher} nav={<OrganizationNav slug={slug} />} />
         {organization.isError ? (
-          <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
+          <main
+            id="main"
+            className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8"
+          >
             <ErrorState
               title="Failed to load this organization"
               error={organization.error}
@@ -93,7 +96,10 @@ export function OrganizationLayout() {
       <AppHeader userMenu context={switcher} nav={<OrganizationNav slug={slug} />} />
       <ManagedByBanner organization={organization.data} />
       <RestrictionBanner organization={organization.data} />
-      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
+      <main
+        id="main"
+        className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8"
+      >
         <Outlet context={context} />
       </main>
     </>

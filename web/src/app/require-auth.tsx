@@ -16,7 +16,7 @@ export function RequireAuth() {
       return (
         <>
           <AppHeader />
-          <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:px-8">
+          <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:px-8">
             <ErrorState
               title="Failed to load your profile"
               error={profile.error}

@@ -1,11 +1,14 @@
 import { Outlet, ScrollRestoration, isRouteErrorResponse, useRouteError } from 'react-router';
 import { Logo } from '../components/logo';
+import { SkipLink } from '../components/skip-link';
+import { usePageTitle } from '../lib/page-title';
 import { NotFoundScreen } from '../components/not-found-screen';
 import { Button } from '../components/ui/button';
 
 export function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
+      <SkipLink />
       <Outlet />
       <ScrollRestoration />
     </div>
@@ -35,7 +38,9 @@ export function NotFoundPage() {
 /** Last resort for a render error: say so plainly and offer a reload. */
 export function RouteErrorScreen() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  usePageTitle(notFound ? 'Page not found' : 'Something went wrong');
+  if (notFound) {
     return (
       <div className="flex min-h-dvh flex-col">
         <NotFoundPage />
@@ -46,7 +51,7 @@ export function RouteErrorScreen() {
   return (
     <div className="flex min-h-dvh flex-col">
       <MinimalHeader />
-      <main className="flex flex-1 items-center justify-center px-6 py-24">
+      <main id="main" className="flex flex-1 items-center justify-center px-6 py-24">
         <div className="max-w-sm text-center">
           <h1 className="text-xl font-semibold tracking-tight">Something went wrong</h1>
           <p className="mt-2 text-muted-foreground">

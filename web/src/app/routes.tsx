@@ -7,6 +7,7 @@ import { AwsMarketplacePage } from '../features/partners/aws-marketplace-page';
 import { VercelInstallationPage } from '../features/partners/vercel-installation-page';
 import { ProjectPage } from '../features/project/project-page';
 import { UsagePage } from '../features/usage/usage-page';
+import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { BillingRoute } from './billing-composition';
 import { HomeRedirect } from './home-redirect';
 import { RequireAuth } from './require-auth';
@@ -37,6 +38,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <OrganizationProjectsPage /> },
               { path: 'billing', element: <BillingRoute /> },
               { path: 'usage', element: <UsagePage /> },
+              { path: 'webhooks', element: <WebhooksPage /> },
             ],
           },
           {

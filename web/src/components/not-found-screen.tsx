@@ -1,13 +1,14 @@
 import { Compass } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { Button } from './ui/button';
+import { usePageTitle } from '../lib/page-title';
 
 /** The spec's not-found screen: unknown routes and organizations the user may not see. */
 export function NotFoundScreen() {
   const navigate = useNavigate();
+  usePageTitle('Page not found');
   return (
-    <main className="flex flex-1 items-center justify-center px-6 py-24">
-      <title>Page not found · Meterline</title>
+    <main id="main" className="flex flex-1 items-center justify-center px-6 py-24">
       <div className="flex max-w-sm flex-col items-center text-center">
         <div className="mb-5 flex size-11 items-center justify-center rounded-full border bg-card shadow-card">
           <Compass aria-hidden className="size-5 text-muted-foreground" />

@@ -10,9 +10,11 @@ import {
   entitlementKeys,
   planKeys,
   subscriptionKeys,
+  spendAlertKeys,
   subscriptionPreviewKeys,
   taxIdKeys,
   usageKeys,
+  webhookKeys,
 } from './keys';
 
 /** Mutation keys: the MutationCache looks these up to know what a success makes stale. */
@@ -32,6 +34,14 @@ export const mutationKeys = {
   updateSubscription: ['subscriptions', 'update'] as const,
   cancelScheduledChange: ['subscriptions', 'cancel-scheduled-change'] as const,
   submitUpgradeFeedback: ['feedback', 'upgrade'] as const,
+  setSpendAlert: ['spend-alerts', 'set'] as const,
+  deleteSpendAlert: ['spend-alerts', 'delete'] as const,
+  createWebhook: ['webhooks', 'create'] as const,
+  updateWebhook: ['webhooks', 'update'] as const,
+  deleteWebhook: ['webhooks', 'delete'] as const,
+  rotateWebhookSecret: ['webhooks', 'rotate-secret'] as const,
+  testWebhook: ['webhooks', 'test'] as const,
+  resendWebhookDelivery: ['webhooks', 'resend'] as const,
 };
 
 type MutationName = keyof typeof mutationKeys;
@@ -73,18 +83,21 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
     queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
   deletePaymentMethod: (queryClient) =>
     queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
-  // The credit is the subscription's customer_balance, and the next invoice draws on it.
+  // The credit is the subscription's customer_balance, and the next invoice draws on it; the card
+  // charged has a new last charge.
   topUpCredits: async (queryClient) => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
       queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
+      queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
     ]);
   },
   // A paid invoice leaves the outstanding list, and may lift an overdue_payment restriction from
-  // the organization and its projects.
+  // the organization and its projects; a saved card charged has a new last charge.
   payInvoice: async (queryClient) => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
+      queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
       queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
       queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
       queryClient.invalidateQueries({ queryKey: projectKeys.all }),
@@ -115,6 +128,17 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
   },
   // A survey answer is stored for the product team: nothing the screens show changes.
   submitUpgradeFeedback: async () => undefined,
+  setSpendAlert: (queryClient) => queryClient.invalidateQueries({ queryKey: spendAlertKeys.all }),
+  deleteSpendAlert: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: spendAlertKeys.all }),
+  // Webhook endpoints and their deliveries (the list shows each endpoint's last delivery).
+  createWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
+  updateWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
+  deleteWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
+  rotateWebhookSecret: async () => undefined,
+  testWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
+  resendWebhookDelivery: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
 };
 
 function nameOf(mutationKey: readonly unknown[] | undefined): MutationName | undefined {

@@ -104,3 +104,15 @@ export const freeProjectLimitKeys = {
   all: ['members-reached-free-project-limit'] as const,
   detail: (orgSlug: string) => [...freeProjectLimitKeys.all, orgSlug] as const,
 };
+
+export const spendAlertKeys = {
+  all: ['spend-alerts'] as const,
+  detail: (orgSlug: string) => [...spendAlertKeys.all, 'detail', orgSlug] as const,
+};
+
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  list: (orgSlug: string) => [...webhookKeys.all, 'list', orgSlug] as const,
+  deliveries: (orgSlug: string, endpointId: string) =>
+    [...webhookKeys.all, 'deliveries', orgSlug, endpointId] as const,
+};

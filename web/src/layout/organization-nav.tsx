@@ -1,12 +1,13 @@
 import { Link, useLocation } from 'react-router';
 import { cn } from '../lib/cn';
 
-type Tab = 'projects' | 'billing' | 'usage';
+type Tab = 'projects' | 'billing' | 'usage' | 'webhooks';
 
 function activeTab(pathname: string): Tab {
   const path = pathname.replace(/\/+$/, '');
   if (path.endsWith('/billing')) return 'billing';
   if (path.endsWith('/usage')) return 'usage';
+  if (path.endsWith('/webhooks')) return 'webhooks';
   return 'projects';
 }
 
@@ -19,6 +20,7 @@ export function OrganizationNav({ slug }: { slug: string }) {
     { id: 'projects', label: 'Projects', to: base },
     { id: 'billing', label: 'Billing', to: `${base}/billing` },
     { id: 'usage', label: 'Usage', to: `${base}/usage` },
+    { id: 'webhooks', label: 'Webhooks', to: `${base}/webhooks` },
   ];
   return (
     <nav aria-label="Organization" className="overflow-x-auto">

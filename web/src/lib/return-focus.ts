@@ -49,15 +49,23 @@ function openDialogs(): HTMLElement[] {
   return [...document.querySelectorAll<HTMLElement>('[role="dialog"][data-state="open"]')];
 }
 
+/**
+ * A menu item that opens a dialog goes with its menu: the opener is the button that opened the menu
+ * (Radix names the menu in the trigger's `aria-controls`), which stays on the page.
+ */
+function openerOf(active: Element | null): HTMLElement | null {
+  if (!(active instanceof HTMLElement) || active === document.body) return null;
+  const menu = active.closest<HTMLElement>('[role="menu"]');
+  if (!menu?.id) return active;
+  const trigger = document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(menu.id)}"]`);
+  return trigger ?? active;
+}
+
 /** For Radix `onOpenAutoFocus`: remembers what had focus (Radix calls it before moving focus). */
 export function rememberOpener(event: Event): void {
   const content = event.currentTarget ?? event.target;
   if (!(content instanceof HTMLElement)) return;
-  const active = document.activeElement;
-  openings.push({
-    content,
-    opener: active instanceof HTMLElement && active !== document.body ? active : null,
-  });
+  openings.push({ content, opener: openerOf(document.activeElement) });
   if (openings.length > KEPT) openings.splice(0, openings.length - KEPT);
 }
 

@@ -17,6 +17,10 @@ import * as restrictionTransitions from './0015-restriction-transitions.ts';
 import * as spendCapToggles from './0016-spend-cap-toggles.ts';
 import * as platformFields from './0017-platform-fields.ts';
 import * as usageObservedVersion from './0018-usage-observed-version.ts';
+import * as lineIncludedQuantity from './0019-line-included-quantity.ts';
+import * as emailOutbox from './0021-email-outbox.ts';
+import * as spendAlerts from './0022-spend-alerts.ts';
+import * as webhooks from './0023-webhooks.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +42,8 @@ export const migrations: Record<string, Migration> = {
   '0016-spend-cap-toggles': spendCapToggles,
   '0017-platform-fields': platformFields,
   '0018-usage-observed-version': usageObservedVersion,
+  '0019-line-included-quantity': lineIncludedQuantity,
+  '0021-email-outbox': emailOutbox,
+  '0022-spend-alerts': spendAlerts,
+  '0023-webhooks': webhooks,
 };

@@ -1,3 +1,5 @@
+import { enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import {
   accruedInvoiceLines,
   invoiceTotal,
@@ -173,6 +175,33 @@ export async function closeCycle(
       finalizedAt: at,
       lines,
     });
+    await enqueueBillingEmail(trx, organizationId, invoiceId, {
+      kind: 'invoice.finalized',
+      invoiceId,
+      number,
+      periodStart: seconds(periodStart),
+      periodEnd: seconds(periodEnd),
+      subtotalCents: subtotal,
+      creditAppliedCents: credit,
+      amountDueCents: amountDue,
+      collectedByCard: chargeable,
+    });
+    const invoiceData = {
+      object: 'invoice',
+      invoice_id: invoiceId,
+      number,
+      status: amountDue === 0 ? 'paid' : 'open',
+      period_start: seconds(periodStart),
+      period_end: seconds(periodEnd),
+      subtotal_cents: subtotal,
+      credit_applied_cents: credit,
+      amount_due_cents: amountDue,
+      currency: 'usd',
+    };
+    await enqueueWebhookEvent(trx, organizationId, 'invoice.finalized', invoiceData, invoiceId);
+    if (amountDue === 0) {
+      await enqueueWebhookEvent(trx, organizationId, 'invoice.paid', invoiceData, invoiceId);
+    }
     return { status: 'closed', invoiceId, amountDueCents: amountDue, chargeable };
   });
 }

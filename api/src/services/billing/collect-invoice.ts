@@ -1,3 +1,5 @@
+import { cardLabel, enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import {
   findChargeByKey,
   insertPendingCharge,
@@ -205,6 +207,33 @@ export async function collectInvoice(
       })
       .where('id', '=', invoiceId)
       .execute();
+    // Automatic collection failed: the recipients hear why and what happens next, once per attempt.
+    await enqueueBillingEmail(trx, current.organization_id, `${invoiceId}:${attempt}`, {
+      kind: 'payment.failed',
+      invoiceId,
+      invoiceNumber: current.number,
+      amountCents: current.amount_due_cents,
+      reason: message,
+      card: await cardLabel(trx, charge?.payment_method_id ?? null),
+      nextAttemptAt: nextAttemptAt ? Math.floor(nextAttemptAt.getTime() / 1000) : null,
+    });
+    await enqueueWebhookEvent(
+      trx,
+      current.organization_id,
+      'invoice.payment_failed',
+      {
+        object: 'invoice',
+        invoice_id: invoiceId,
+        number: current.number,
+        status: current.status,
+        amount_due_cents: current.amount_due_cents,
+        currency: 'usd',
+        attempt_count: attempt,
+        failure_message: message,
+        next_payment_attempt: nextAttemptAt ? Math.floor(nextAttemptAt.getTime() / 1000) : null,
+      },
+      `${invoiceId}:${attempt}`,
+    );
     return { result: { status: 'failed', message, nextAttemptAt } as const, charge };
   });
   // Money taken for an invoice paid meanwhile goes back at once (after commit).

@@ -7,7 +7,14 @@ export const FIRST_BACKOFF_MS = 60_000;
 export const MAX_BACKOFF_MS = 6 * 60 * 60_000;
 
 export type JobItemKind =
-  'close_cycle' | 'collect' | 'reconcile' | 'refund' | 'overdue' | 'usage_restriction';
+  | 'close_cycle'
+  | 'collect'
+  | 'reconcile'
+  | 'refund'
+  | 'overdue'
+  | 'usage_restriction'
+  | 'card_expiry'
+  | 'spend_alert';
 
 export interface JobItemError {
   kind: JobItemKind;

@@ -1,13 +1,16 @@
+import { enqueueBillingEmail } from '../email/enqueue-email.ts';
 import {
   nextRestrictionState,
   restrictionColumns,
   restrictionStateOf,
+  USAGE_METRIC_DEFINITIONS,
   type RestrictionData,
   type RestrictionObservation,
 } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { recordTransitions } from '../../repositories/restriction-transitions.ts';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 
 export const OVERDUE_AFTER_DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -73,6 +76,40 @@ export async function observeRestriction(
     .where('id', '=', organizationId)
     .execute();
   await recordTransitions(db, organizationId, step.transitions);
+  for (const transition of step.transitions) {
+    await enqueueBillingEmail(
+      db,
+      organizationId,
+      `${organizationId}:${transition.at}:${transition.from ?? 'none'}:${transition.to ?? 'none'}`,
+      {
+        kind: 'restriction.changed',
+        from: transition.from,
+        to: transition.to,
+        overduePayment: transition.reason === 'payment_overdue',
+        gracePeriodEnd: transition.grace_period_end,
+        metrics: transition.metrics.map((metric) => USAGE_METRIC_DEFINITIONS[metric].name),
+      },
+    );
+  }
+  // A transition is recorded once (the same observation again changes nothing), so is its event.
+  for (const [index, transition] of step.transitions.entries()) {
+    await enqueueWebhookEvent(
+      db,
+      organizationId,
+      'restriction.updated',
+      {
+        object: 'restriction',
+        from: transition.from,
+        to: transition.to,
+        reason: transition.reason,
+        metrics: transition.metrics,
+        violations: transition.violations,
+        grace_period_end: transition.grace_period_end,
+        at: transition.at,
+      },
+      `${transition.at}:${transition.from}:${transition.to}:${transition.reason}:${index}`,
+    );
+  }
   return true;
 }
 

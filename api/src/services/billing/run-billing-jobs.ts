@@ -1,3 +1,4 @@
+import { cardsExpiringUnnoticed, noticeExpiringCard } from '../email/card-expiry-notices.ts';
 import { invoicesDueForPayment } from '../../repositories/invoices.ts';
 import { subscriptionsDue } from '../../repositories/subscriptions.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
@@ -9,6 +10,8 @@ import { collectInvoice } from './collect-invoice.ts';
 import { JobFailures, type JobItemError } from './job-failures.ts';
 import { overdueCandidates, restrictIfOverdue } from './restrictions.ts';
 import { observeCurrentUsage, usageRestrictionCandidates } from './usage-restriction.ts';
+import { organizationsWithSpendAlert } from '../../repositories/spend-alerts.ts';
+import { checkSpendAlerts } from './spend-alerts/check-spend-alerts.ts';
 
 export interface BillingRunReport {
   closed: string[];
@@ -17,6 +20,8 @@ export interface BillingRunReport {
   restricted: string[];
   /** Organizations whose restriction their usage changed (a grace period begun, ended, or restricted). */
   usageRestrictionChanged: string[];
+  /** Organizations sent a spend alert this run (product decisions §12). */
+  spendAlerted: string[];
   reconciled: string[];
   refunded: string[];
   /** Items that failed this run, each recorded with its reason and retried after a backoff. */
@@ -35,7 +40,7 @@ const MAX_CYCLES_PER_RUN = 120;
  * overdue payments, and sends the usage so far of every Free or spend-capped organization to its
  * restriction lifecycle (product-decisions §11: this is what ends a grace period once its end has
  * passed; `observeUsage: false` leaves it out, for the demo seed's replay of a past whose restrictions
- * it types in). Each organization, invoice and charge is an item of its own: one that fails is
+ * it types in), then checks every organization with a spend alert budget against it (§12). Each organization, invoice and charge is an item of its own: one that fails is
  * recorded and backed off, and the run goes on with the others. Safe to run from several processes at
  * once: every step locks what it changes and is keyed so it happens once.
  */
@@ -57,6 +62,7 @@ export async function runBillingJobs(
     failed: [],
     restricted: [],
     usageRestrictionChanged: [],
+    spendAlerted: [],
     reconciled: [],
     refunded: [],
   };
@@ -112,6 +118,23 @@ export async function runBillingJobs(
       observeCurrentUsage(db, organizationId, at),
     );
     if (changed) report.usageRestrictionChanged.push(organizationId);
+  }
+  // Billing recipients hear of a card that expires this month, once per card and month.
+  for (const card of await cardsExpiringUnnoticed(db, at, onlyOrganizationId)) {
+    await items.isolate('card_expiry', card.id, card.organizationId, () =>
+      noticeExpiringCard(db, card.id, at),
+    );
+  }
+  // After the closes too: a cycle that has just closed is checked as the new one, which starts clean.
+  const budgeted = await organizationsWithSpendAlert(
+    db,
+    onlyOrganizationId ? [onlyOrganizationId] : undefined,
+  );
+  for (const organizationId of budgeted) {
+    const sent = await items.isolate('spend_alert', organizationId, organizationId, () =>
+      checkSpendAlerts(db, organizationId, at),
+    );
+    if (sent && sent.length > 0) report.spendAlerted.push(organizationId);
   }
   return { ...report, errors: items.errors, deferred: items.deferred };
 }

@@ -6,7 +6,7 @@ import { liftOverdueRestriction } from './restrictions.ts';
 
 export type VoidResult = { status: 'voided' } | { status: 'refused'; reason: string };
 
-const FORGIVEN = 'The invoice was forgiven.';
+export const FORGIVEN = 'The invoice was forgiven.';
 export const PAYMENT_IN_FLIGHT =
   'A payment of this invoice is under way at the payment provider; try again in a few minutes';
 

@@ -9,6 +9,7 @@ import {
   type ChargeRow,
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
+import { findPaymentMethod } from '../../repositories/payment-methods.ts';
 import { newId } from '../billing/ids.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
 import { settleOpenInvoiceCharges } from './open-charges.ts';
@@ -20,7 +21,7 @@ export const NOTHING_TO_PAY = 'This invoice has nothing left to pay';
 export const PAYMENT_IN_PROGRESS = 'A payment of this invoice is already in progress';
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used with a different payment method';
-const SUPERSEDED = 'Replaced by a newer payment attempt.';
+export const SUPERSEDED = 'Replaced by a newer payment attempt.';
 
 export type PayInvoiceDeps = PaymentDeps;
 
@@ -34,15 +35,20 @@ export interface PayInvoiceInput {
   invoiceId: string;
   /** The client's Idempotency-Key; without one, the request is an attempt of its own. */
   idempotencyKey: string | undefined;
-  /** The card typed on the hosted page, tokenized at the provider by the browser. */
-  providerPaymentMethodId: string;
+  /**
+   * The body's payment_method_id: the card typed on the hosted page, tokenized at the provider by the
+   * browser, or the id of one of the organization's saved cards (as GET /payments lists it).
+   */
+  paymentMethodId: string;
   userId: string;
 }
 
 /**
  * Pay Now on the hosted invoice page: charges the card typed there (tokenized at the provider by the
- * browser, never saved to the organization) for the amount due. Only a card the browser just tokenized or
- * one saved for this organization may pay: another organization's card is not found. A charge row keyed
+ * browser, never saved to the organization), or one of the organization's saved cards chosen there, for
+ * the amount due. Only a card the browser just tokenized or one saved for this organization may pay:
+ * another organization's card is not found. The route lets only a member with billing write on the
+ * invoice's organization pay, whichever card. A charge row keyed
  * by the request's Idempotency-Key is written before the provider call; success marks the invoice paid
  * and lifts an overdue restriction in the same transaction (see settle-charge). A retry or a double
  * submit with the key charges once, and after 3-D Secure it settles from the provider's record of the
@@ -55,18 +61,20 @@ export async function payInvoice(
 ): Promise<InvoicePaymentResponse> {
   const { db, gateway, clock } = deps;
   const key = invoicePaymentKey(input.invoiceId, input.idempotencyKey ?? randomUUID());
+  const card = await cardOf(db, input);
   const existing = await findChargeByKey(db, key);
-  if (existing) return resume(deps, existing, input);
+  if (existing) return resume(deps, existing, input, card);
 
   try {
     await checkPayable(db, input.organizationId, input.invoiceId);
   } catch (error) {
     // A twin of this request (same key) may have paid it a moment ago: answer what the twin got.
     const twin = await findChargeByKey(db, key);
-    if (twin) return resume(deps, twin, input);
+    if (twin) return resume(deps, twin, input, card);
     throw error;
   }
-  const { providerPaymentMethodId } = input;
+  const { providerPaymentMethodId } = card;
+  // A saved card is the organization's by the lookup above; the provider is asked all the same.
   if (!(await gateway.mayCharge(input.organizationId, providerPaymentMethodId))) {
     throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
   }
@@ -77,7 +85,7 @@ export async function payInvoice(
   });
   if (standing === 'in_flight') {
     const twin = await findChargeByKey(db, key);
-    if (twin) return resume(deps, twin, input);
+    if (twin) return resume(deps, twin, input, card);
     throw new HttpError(409, PAYMENT_IN_PROGRESS);
   }
 
@@ -97,7 +105,7 @@ export async function payInvoice(
       invoiceId: invoice.id,
       purpose: 'invoice',
       amountCents: invoice.amount_due_cents,
-      paymentMethodId: null,
+      paymentMethodId: card.savedId,
       providerPaymentMethodId,
       idempotencyKey: key,
       createdBy: input.userId,
@@ -110,9 +118,27 @@ export async function payInvoice(
   if (!claimed) {
     const twin = await findChargeByKey(db, key);
     if (!twin) throw new Error(`Invoice payment ${key} vanished`);
-    return resume(deps, twin, input);
+    return resume(deps, twin, input, card);
   }
   return toResponse(await chargeAndSettle(deps, claimed));
+}
+
+interface PayingCard {
+  /** The organization's saved card, when payment_method_id named one; null for a typed card. */
+  savedId: string | null;
+  providerPaymentMethodId: string;
+}
+
+/**
+ * The card to charge: one of this organization's saved cards by its id (another organization's id is
+ * not found here, and is then only a provider id the provider does not let this organization charge),
+ * else the provider's payment method the browser tokenized.
+ */
+async function cardOf(db: Db, input: PayInvoiceInput): Promise<PayingCard> {
+  const saved = await findPaymentMethod(db, input.organizationId, input.paymentMethodId);
+  return saved
+    ? { savedId: saved.id, providerPaymentMethodId: saved.provider_payment_method_id }
+    : { savedId: null, providerPaymentMethodId: input.paymentMethodId };
 }
 
 async function checkPayable(db: Db, organizationId: string, invoiceId: string) {
@@ -130,9 +156,14 @@ async function resume(
   deps: PayInvoiceDeps,
   charge: ChargeRow,
   input: PayInvoiceInput,
+  card: PayingCard,
 ): Promise<InvoicePaymentResponse> {
   if (charge.organization_id !== input.organizationId) throw new HttpError(404, INVOICE_NOT_FOUND);
-  if (charge.provider_payment_method_id !== input.providerPaymentMethodId) {
+  // The same card: by its provider id, or by the saved card's id (removed since the first attempt).
+  const sameCard =
+    charge.provider_payment_method_id === card.providerPaymentMethodId ||
+    (charge.payment_method_id !== null && charge.payment_method_id === input.paymentMethodId);
+  if (!sameCard) {
     throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
   }
   return toResponse(await resumeCharge(deps, charge));

@@ -1,3 +1,5 @@
+import { cardLabel, enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import type { CustomerAddress, TaxId } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { lockCharge, type ChargeRow } from '../../repositories/charges.ts';
@@ -156,6 +158,30 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string
     if (charge.profile_update) {
       await applyProfileUpdate(trx, charge.organization_id, charge.profile_update as ProfileUpdate);
     }
+    const { customer_balance_cents: balance } = await trx
+      .selectFrom('subscriptions')
+      .select('customer_balance_cents')
+      .where('organization_id', '=', charge.organization_id)
+      .executeTakeFirstOrThrow();
+    await enqueueBillingEmail(trx, charge.organization_id, charge.id, {
+      kind: 'credits.topped_up',
+      amountCents: charge.amount_cents,
+      balanceCents: balance,
+      card: await cardLabel(trx, charge.payment_method_id),
+    });
+    await enqueueWebhookEvent(
+      trx,
+      charge.organization_id,
+      'credits.topped_up',
+      {
+        object: 'credit_top_up',
+        charge_id: charge.id,
+        amount_cents: charge.amount_cents,
+        currency: 'usd',
+        credited_at: Math.floor(at.getTime() / 1000),
+      },
+      charge.id,
+    );
     return null;
   }
   if (!charge.invoice_id) return null;
@@ -176,6 +202,31 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string
     .where('id', '=', invoice.id)
     .execute();
   await liftOverdueRestriction(trx, invoice.organization_id, at);
+  // The receipt, once per invoice: it is paid only once.
+  await enqueueBillingEmail(trx, invoice.organization_id, invoice.id, {
+    kind: 'payment.succeeded',
+    invoiceId: invoice.id,
+    invoiceNumber: invoice.number,
+    amountCents: invoice.amount_due_cents,
+    paidAt: Math.floor(at.getTime() / 1000),
+    card: await cardLabel(trx, charge.payment_method_id),
+  });
+  await enqueueWebhookEvent(
+    trx,
+    invoice.organization_id,
+    'invoice.paid',
+    {
+      object: 'invoice',
+      invoice_id: invoice.id,
+      number: invoice.number,
+      status: 'paid',
+      amount_paid_cents: invoice.amount_due_cents,
+      currency: 'usd',
+      paid_at: Math.floor(at.getTime() / 1000),
+      charge_id: charge.id,
+    },
+    invoice.id,
+  );
   return null;
 }
 

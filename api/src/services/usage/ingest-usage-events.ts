@@ -8,9 +8,14 @@ import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { billingAnchors, insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
 import { closedCycleSpans } from '../../repositories/closed-cycles.ts';
+import { organizationsWithSpendAlert } from '../../repositories/spend-alerts.ts';
+import { checkSpendAlerts } from '../billing/spend-alerts/check-spend-alerts.ts';
 import { observeCurrentUsage } from '../billing/usage-restriction.ts';
 
-/** Restriction observations after a batch: at the ingestion's moment, failures reported, not thrown. */
+/**
+ * What a batch is followed by (restriction observations, spend alerts): at the ingestion's moment,
+ * failures reported, not thrown.
+ */
 export interface ObserveRestrictions {
   at: Date;
   onError(organizationId: string, error: unknown): void;
@@ -23,7 +28,9 @@ export interface ObserveRestrictions {
  * Free or spend-capped organization above a quota starts its grace period at once), one observation
  * per organization, each in its own short transaction after the events' statement has committed: the
  * events never wait on it, and an observation that fails loses no event (the billing job's next pass
- * observes the organization again).
+ * observes the organization again). Then each organization with a spend alert budget is checked against
+ * it (product decisions §12) the same way, one at a time: a failure there is reported and left to the
+ * job's next pass.
  */
 export async function ingestUsageEvents(
   db: Db,
@@ -73,6 +80,13 @@ export async function ingestUsageEvents(
       if (!anchor.limitsUsage) continue;
       try {
         await observeCurrentUsage(db, organizationId, observe.at);
+      } catch (error) {
+        observe.onError(organizationId, error);
+      }
+    }
+    for (const organizationId of await organizationsWithSpendAlert(db, [...anchors.keys()])) {
+      try {
+        await checkSpendAlerts(db, organizationId, observe.at);
       } catch (error) {
         observe.onError(organizationId, error);
       }

@@ -8,6 +8,7 @@ import {
   computeUpcomingInvoice,
   invoiceTotal,
   projectedInvoiceLines,
+  projectionOf,
 } from '../upcoming-invoice.ts';
 import { settleSpendCapOverage, type SpendCapSettlement } from './engine.ts';
 import { spendCapOverageLines } from './lines.ts';
@@ -107,13 +108,15 @@ export function spendCapUpcomingInvoice(
     readings: withReading(readings, cappedOverageReading(input.planId, end, projectedUsage)),
     billed: ledger.billed,
   });
+  const projectedLines = [
+    ...projectedInvoiceLines(capOn),
+    ...spendCapOverageLines(projected.amounts),
+  ];
   return {
     lines,
     amount_total: invoiceTotal(lines),
-    amount_projected: invoiceTotal([
-      ...projectedInvoiceLines(capOn),
-      ...spendCapOverageLines(projected.amounts),
-    ]),
+    amount_projected: invoiceTotal(projectedLines),
+    projection: projectionOf(window, projectedLines),
   };
 }
 

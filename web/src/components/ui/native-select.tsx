@@ -13,7 +13,7 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<'
         className={cn(
           'peer h-9 w-full min-w-0 appearance-none truncate rounded-md border border-input bg-card py-0 pr-9 pl-3 text-sm text-foreground shadow-card transition-colors',
           'focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/30',
-          'disabled:cursor-not-allowed disabled:opacity-50 dark:[color-scheme:dark]',
+          'disabled:cursor-not-allowed disabled:bg-muted disabled:opacity-100 disabled:shadow-none dark:[color-scheme:dark]',
           'aria-invalid:border-destructive aria-invalid:focus-visible:outline-destructive/25',
           className,
         )}
@@ -23,7 +23,7 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<'
       </select>
       <ChevronDown
         aria-hidden
-        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground peer-disabled:opacity-50"
+        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground peer-disabled:hidden"
       />
     </div>
   );

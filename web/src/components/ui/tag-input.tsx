@@ -123,7 +123,7 @@ export function TagInput({
         'focus-within:border-ring focus-within:outline-2 focus-within:outline-offset-0 focus-within:outline-ring/30',
         aria['aria-invalid'] &&
           'border-destructive focus-within:border-destructive focus-within:outline-destructive/25',
-        disabled && 'cursor-not-allowed opacity-50',
+        disabled && 'cursor-not-allowed bg-muted shadow-none',
         className,
       )}
       onClick={(event) => {
@@ -144,7 +144,7 @@ export function TagInput({
                   'inline-flex h-6 max-w-full min-w-0 items-center gap-0.5 rounded border pr-0.5 pl-2 text-xs font-medium',
                   invalid
                     ? 'border-destructive/40 bg-destructive-soft text-destructive-soft-foreground'
-                    : 'border-border bg-muted text-foreground',
+                    : cn('border-border text-foreground', disabled ? 'bg-card' : 'bg-muted'),
                 )}
               >
                 <span className="truncate">{tag}</span>

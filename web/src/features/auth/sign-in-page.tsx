@@ -13,6 +13,7 @@ import { isApiError } from '../../data/api-client';
 import { useProfileQuery } from '../../data/profile-query';
 import { useSignInMutation } from '../../data/sign-in-mutation';
 import { safeReturnTo } from '../../lib/return-to';
+import { usePageTitle } from '../../lib/page-title';
 
 /** Counts down the seconds of a 429's Retry-After, so the button re-enables on its own. */
 function useCountdown(): [number, (seconds: number) => void] {
@@ -26,6 +27,7 @@ function useCountdown(): [number, (seconds: number) => void] {
 }
 
 export function SignInPage() {
+  usePageTitle('Sign in');
   const [params] = useSearchParams();
   const returnTo = safeReturnTo(params.get('returnTo'));
   const profile = useProfileQuery();
@@ -55,8 +57,10 @@ export function SignInPage() {
   });
 
   return (
-    <main className="flex flex-1 flex-col items-center justify-center px-4 py-12 sm:py-20">
-      <title>Sign in · Meterline</title>
+    <main
+      id="main"
+      className="flex flex-1 flex-col items-center justify-center px-4 py-12 sm:py-20"
+    >
       <div className="w-full max-w-sm">
         <div className="mb-8 flex flex-col items-center text-center">
           <LogoMark className="size-9" />

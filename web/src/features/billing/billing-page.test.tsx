@@ -8,6 +8,7 @@ import { recordedEvents } from '../../lib/analytics';
 const ALL = [
   'subscription',
   'cost-control',
+  'spend-alerts',
   'breakdown',
   'invoices',
   'payment-methods',
@@ -20,6 +21,7 @@ const ALL = [
 const HEADINGS: Record<string, string> = {
   subscription: 'Subscription plan',
   'cost-control': 'Cost control',
+  'spend-alerts': 'Spend alerts',
   breakdown: 'Upcoming invoice',
   invoices: 'Invoices',
   'payment-methods': 'Payment methods',
@@ -31,6 +33,7 @@ const HEADINGS: Record<string, string> = {
 const DENIED: Record<string, string> = {
   subscription: "You need additional permissions to view this organization's subscription",
   'cost-control': "You need additional permissions to update this organization's cost control",
+  'spend-alerts': "You need additional permissions to view this organization's spend alerts",
   breakdown: "You need additional permissions to view this organization's upcoming invoice",
   invoices: "You need additional permissions to view this organization's invoices",
   'payment-methods': "You need additional permissions to view this organization's payment methods",
@@ -79,9 +82,9 @@ describe('billing page frame', () => {
     expect(screen.queryByText(/You need additional permissions/)).not.toBeInTheDocument();
   });
 
-  it('has no upcoming invoice on the free plan', () => {
+  it('has no upcoming invoice and no spend alerts on the free plan', () => {
     renderBilling(recorded.organization.acmeFree);
-    expect(sectionIds()).toEqual(ALL.filter((id) => id !== 'breakdown'));
+    expect(sectionIds()).toEqual(ALL.filter((id) => id !== 'breakdown' && id !== 'spend-alerts'));
   });
 
   it('follows the feature flags of the profile', () => {
@@ -93,6 +96,7 @@ describe('billing page frame', () => {
     expect(sectionIds()).toEqual([
       'subscription',
       'cost-control',
+      'spend-alerts',
       'breakdown',
       'payment-methods',
       'email',
@@ -112,6 +116,7 @@ describe('billing page frame', () => {
     expect(sectionIds()).toEqual([
       'subscription',
       'cost-control',
+      'spend-alerts',
       'breakdown',
       'invoices',
       'credits-balance',
@@ -137,6 +142,7 @@ describe('billing page frame', () => {
       expect(sectionIds()).toEqual([
         'subscription',
         'cost-control',
+        'spend-alerts',
         'breakdown',
         'invoices',
         'credits-balance',

@@ -15,14 +15,17 @@ import { CreditsBalanceSection } from './credits-balance/credits-balance-section
 import { EmailSection } from './email/email-section';
 import { InvoicesSection } from './invoices/invoices-section';
 import { PaymentMethodsSection } from './payment-methods/payment-methods-section';
+import { ComposedSection } from './composed-section';
 import { SubscriptionSection } from './subscription/subscription-section';
 import { UpcomingInvoiceSection } from './upcoming-invoice/upcoming-invoice-section';
 import { useBillingPanel } from './use-billing-panel';
 import { useBillingScroll, useTrackBillingView } from './use-billing-page-effects';
+import { usePageTitle } from '../../lib/page-title';
 
 const SECTION_COMPONENTS: Record<BillingSection, ComponentType<BillingSectionProps>> = {
   subscription: SubscriptionSection,
   'cost-control': CostControlSection,
+  'spend-alerts': ComposedSection('spend-alerts'),
   breakdown: UpcomingInvoiceSection,
   invoices: InvoicesSection,
   'payment-methods': PaymentMethodsSection,
@@ -38,10 +41,16 @@ const SECTION_COMPONENTS: Record<BillingSection, ComponentType<BillingSectionPro
 export function BillingPage({
   panels,
   subscriptionExtra,
+  spendAlerts,
+  banner,
 }: {
   panels?: ReactNode;
   /** Composed by app/ into the subscription section (a scheduled plan change). */
   subscriptionExtra?: ReactNode;
+  /** Composed by app/: the spend alerts section's content (features/spend-alerts). */
+  spendAlerts?: ReactNode;
+  /** Composed by app/: a banner above the sections (a spend alert reached). */
+  banner?: ReactNode;
 }) {
   const organization = useOrganization();
   const profile = useProfile();
@@ -49,6 +58,7 @@ export function BillingPage({
   const [params] = useSearchParams();
   const { panel } = useBillingPanel();
   const source = parseBillingSource(params.get('source'));
+  usePageTitle('Billing', organization.name);
 
   useTrackBillingView(organization.slug, source);
   useBillingScroll(panel);
@@ -61,7 +71,6 @@ export function BillingPage({
 
   return (
     <>
-      <title>{`Billing · ${organization.name} · Meterline`}</title>
       <PageHeader
         title="Billing"
         description={`Subscription, invoices and billing details for ${organization.name}.`}
@@ -81,22 +90,32 @@ export function BillingPage({
           }
         />
       ) : (
-        <div className="lg:grid lg:grid-cols-[minmax(0,1fr)_11rem] lg:gap-10">
-          <div className="space-y-5">
-            {sections.map((section) => {
-              const Section = SECTION_COMPONENTS[section];
-              return (
-                <Section
-                  key={section}
-                  organization={organization}
-                  role={role}
-                  extra={section === 'subscription' ? subscriptionExtra : undefined}
-                />
-              );
-            })}
+        <>
+          {banner}
+          <div className="lg:grid lg:grid-cols-[minmax(0,1fr)_11rem] lg:gap-10">
+            {/* First in the tab order (right after the header), drawn in the right-hand column. */}
+            <BillingPageNav sections={sections} />
+            <div className="space-y-5 lg:col-start-1 lg:row-start-1">
+              {sections.map((section) => {
+                const Section = SECTION_COMPONENTS[section];
+                return (
+                  <Section
+                    key={section}
+                    organization={organization}
+                    role={role}
+                    extra={
+                      section === 'subscription'
+                        ? subscriptionExtra
+                        : section === 'spend-alerts'
+                          ? spendAlerts
+                          : undefined
+                    }
+                  />
+                );
+              })}
+            </div>
           </div>
-          <BillingPageNav sections={sections} />
-        </div>
+        </>
       )}
       {panels}
     </>

@@ -19,6 +19,12 @@ export const SECTION_COPY: Record<BillingSection, SectionCopy> = {
     description: "Whether usage beyond the plan's included quota is billed or capped.",
     deniedAction: "update this organization's cost control",
   },
+  'spend-alerts': {
+    title: 'Spend alerts',
+    description:
+      'A monthly budget whose thresholds email the billing recipients and show a banner here. It only warns: usage goes on.',
+    deniedAction: "view this organization's spend alerts",
+  },
   breakdown: {
     title: 'Upcoming invoice',
     description: 'Charges so far in the current billing cycle and the projected total at its end.',

@@ -10,6 +10,7 @@ import { useProjectsQuery } from '../../data/projects-query';
 import { PlanBadge } from '../../layout/plan-badge';
 import { computeSizeName, ProjectStatusBadge } from '../../components/project-display';
 import { useOrganization } from '../../session/use-organization';
+import { usePageTitle } from '../../lib/page-title';
 
 const COLUMNS =
   'sm:grid sm:grid-cols-[minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,0.8fr)_1rem] sm:items-center sm:gap-4';
@@ -75,10 +76,10 @@ function ProjectsSkeleton() {
 export function OrganizationProjectsPage() {
   const organization = useOrganization();
   const projects = useProjectsQuery(organization.slug);
+  usePageTitle(organization.name);
 
   return (
     <>
-      <title>{`${organization.name} · Meterline`}</title>
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">

@@ -3,6 +3,7 @@ import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { usePageTitle } from '../../lib/page-title';
 
 /**
  * The default target of a partner link: a page the product serves itself, standing in for the
@@ -17,9 +18,12 @@ export function PartnerStandIn({
   heading: string;
   details: { label: string; value: ReactNode }[];
 }) {
+  usePageTitle(partner);
   return (
-    <main className="flex flex-1 flex-col items-center justify-center bg-muted/40 px-4 py-16">
-      <title>{`${partner} · Meterline`}</title>
+    <main
+      id="main"
+      className="flex flex-1 flex-col items-center justify-center bg-muted/40 px-4 py-16"
+    >
       <div className="w-full max-w-lg">
         <p className="mb-3 flex items-center justify-center gap-1.5 text-xs font-medium tracking-wide text-muted-foreground uppercase">
           <ExternalLink aria-hidden className="size-3.5" />

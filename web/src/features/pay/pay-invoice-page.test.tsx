@@ -7,6 +7,7 @@ import { createTestQueryClient, renderApp, seedCache } from '../../../test/rende
 import { getInvoice } from '../../data/invoice-query';
 import { getInvoices } from '../../data/invoices-query';
 import { getInvoicePaymentLink } from '../../data/invoice-payment-link-mutation';
+import { getPaymentMethods } from '../../data/payment-methods-query';
 import type { Profile } from '@meterline/domain';
 
 const transport = withRealApi();
@@ -26,6 +27,10 @@ function renderPage(path: string, profile: Profile = recorded.profile.owner) {
 }
 
 async function payWith(user: ReturnType<typeof renderApp>['user'], number: string) {
+  // The organization's saved cards come first when there are any: choose a new card.
+  await screen.findByRole('button', { name: 'Pay' });
+  const newCard = screen.queryByRole('radio', { name: 'New card' });
+  if (newCard) await user.click(newCard);
   await user.type(await screen.findByLabelText('Card number'), number);
   await user.type(screen.getByLabelText('Expiry'), '1230');
   await user.type(screen.getByLabelText('CVC'), '123');
@@ -46,7 +51,13 @@ describe('hosted invoice payment page', () => {
     const due = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
       invoice.amount_due / 100,
     );
-    expect(screen.getByText(due)).toBeInTheDocument();
+    expect(screen.getByText(due, { selector: 'dd' })).toBeInTheDocument();
+    // Its lines, each usage line as a quantity at a price, and the total the amount due is.
+    const lines = screen.getByRole('table', { name: 'Invoice lines' });
+    const detail = await getInvoice('acme-pro', invoice.id);
+    for (const line of detail.lines) expect(lines).toHaveTextContent(line.description);
+    expect(within(lines).getByRole('row', { name: /^Total/ })).toHaveTextContent(due);
+    expect(lines).toHaveTextContent(/Compute Hours Micro\s*[\d,.]+ hours × \$0\.01344 per hour/);
     // The card fields are the payment port's, there once the provider is known.
     expect(await screen.findByRole('button', { name: 'Pay' })).toBeEnabled();
     expect(screen.getByText('Test mode')).toBeInTheDocument();
@@ -83,6 +94,48 @@ describe('hosted invoice payment page', () => {
     await screen.findByText(invoice.number);
     expect(screen.getByText('You need additional permissions to pay invoices')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pay' })).not.toBeInTheDocument();
+  });
+
+  it("offers acme-pro's saved cards to its owner, the default Visa first and chosen, beside a new card", async () => {
+    const invoice = await openInvoice('acme-pro');
+    const { user } = renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`);
+    const group = await screen.findByRole('group', { name: 'Pay with' });
+    const radios = within(group).getAllByRole('radio');
+    expect(radios.map((radio) => radio.closest('label')?.textContent)).toEqual([
+      expect.stringMatching(/^Visa ending in 4242Expires \d{2}\/\d{4}Default$/),
+      expect.stringMatching(/^Mastercard ending in 4444Expires/),
+      'New card',
+    ]);
+    expect(within(group).getByRole('radio', { name: /Visa ending in 4242/ })).toBeChecked();
+    // A saved card needs no card fields.
+    expect(screen.queryByLabelText('Card number')).not.toBeInTheDocument();
+    expect(screen.getByText(/will be charged to the Visa ending in 4242\.$/)).toBeInTheDocument();
+    await user.click(within(group).getByRole('radio', { name: 'New card' }));
+    expect(await screen.findByLabelText('Card number')).toBeInTheDocument();
+    expect(
+      screen.getByText(/will be charged to this card\. It is not saved\.$/),
+    ).toBeInTheDocument();
+  });
+
+  it('starts restricted-co on a new card, and its declining saved card fails as a typed one does', async () => {
+    const invoice = await openInvoice('restricted-co');
+    const { user } = renderPage(`/pay/invoices/${invoice.id}?org=restricted-co`);
+    const group = await screen.findByRole('group', { name: 'Pay with' });
+    // Its default card declined the last charge: the page says so and starts on a new card.
+    expect(within(group).getByRole('radio', { name: 'New card' })).toBeChecked();
+    const saved = within(group).getByRole('radio', { name: /Visa ending in 0002/ });
+    expect(saved.closest('label')).toHaveTextContent(/Last charge declined on/);
+    await user.click(saved);
+    await user.click(screen.getByRole('button', { name: 'Pay' }));
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert).toHaveTextContent('Your card was declined.');
+    expect((await getInvoice('restricted-co', invoice.id)).status).toBe('open');
+    const payments = transport()
+      .writes()
+      .filter(({ path }) => path.endsWith('/pay'));
+    // The saved card is named by its id in the organization's list, never typed or tokenized.
+    const { defaultPaymentMethodId } = await getPaymentMethods('restricted-co');
+    expect(payments.at(-1)?.body).toEqual({ payment_method_id: defaultPaymentMethodId });
   });
 
   it('pays with 4242: the card goes to the provider, one payment with one Idempotency-Key, back to billing', async () => {

@@ -1,4 +1,3 @@
-import { useRef, useState, type FormEvent } from 'react';
 import {
   canPayNow,
   formatCents,
@@ -7,9 +6,8 @@ import {
   invoiceStatusLabel,
   type InvoiceDetail,
 } from '@meterline/domain';
-import { ArrowLeft, FlaskConical, Loader2, Lock } from 'lucide-react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { ArrowLeft, FlaskConical } from 'lucide-react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useOrganizationRole, useProfile } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
 import { NotFoundScreen } from '../../components/not-found-screen';
@@ -20,24 +18,15 @@ import { Notice } from '../../components/ui/notice';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { isApiError } from '../../data/api-client';
 import { useInvoiceQuery } from '../../data/invoice-query';
-import { usePayInvoiceMutation } from '../../data/pay-invoice-mutation';
 import { usePaymentsConfigQuery } from '../../data/payments-config-query';
 import { AppHeader } from '../../layout/app-header';
-import { useCardEntry } from '../../payments/card-entry-context';
-import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';
 import { PaymentFormGate } from '../../payments/payment-form-gate';
-import type { PaymentPort } from '../../payments/payment-port';
 import { PaymentsProvider } from '../../payments/payments-provider';
+import { PageTitle } from '../../lib/page-title';
+import { InvoiceLines } from './invoice-lines';
+import { billingPath, InvoicePaymentForm } from './invoice-payment-form';
 
 export const PAY_INVOICES_DENIED = 'You need additional permissions to pay invoices';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error && error.message ? error.message.trim() : 'Something went wrong.';
-}
-
-function billingPath(slug: string): string {
-  return `/org/${encodeURIComponent(slug)}/billing`;
-}
 
 /**
  * /pay/invoices/:invoiceId?org=slug: the hosted invoice page, the target of an invoice's payment
@@ -64,9 +53,9 @@ export function PayInvoicePage() {
 
   return (
     <>
-      <title>{`Pay invoice · ${organization.name} · Meterline`}</title>
+      <PageTitle parts={['Pay invoice', organization.name]} />
       <AppHeader userMenu />
-      <main className="mx-auto w-full max-w-md flex-1 px-4 py-8 sm:py-12">
+      <main id="main" className="mx-auto w-full max-w-md flex-1 px-4 py-8 sm:py-12">
         <Link
           to={billingPath(slug)}
           className="mb-6 inline-flex items-center gap-1.5 rounded-md text-muted-foreground hover:text-foreground"
@@ -123,6 +112,9 @@ function HostedInvoice({
           </dl>
         </div>
       </div>
+      <div className="border-b px-5 py-4 sm:px-6">
+        <InvoiceLines invoice={invoice} />
+      </div>
       <div className="px-5 py-5 sm:px-6">
         {payable ? (
           hasPermission(role, 'billing_write:subscriptions') ? (
@@ -130,7 +122,12 @@ function HostedInvoice({
               <PaymentFormGate>
                 {(port) => (
                   <port.CardScope>
-                    <PayForm slug={slug} invoice={invoice} port={port} />
+                    <InvoicePaymentForm
+                      slug={slug}
+                      invoice={invoice}
+                      port={port}
+                      offerSavedCards={hasPermission(role, 'billing_read:payment_methods')}
+                    />
                   </port.CardScope>
                 )}
               </PaymentFormGate>
@@ -169,106 +166,6 @@ function TestModeBadge() {
       <FlaskConical aria-hidden className="size-3" />
       Test mode
     </Badge>
-  );
-}
-
-function PayForm({
-  slug,
-  invoice,
-  port,
-}: {
-  slug: string;
-  invoice: InvoiceDetail;
-  port: PaymentPort;
-}) {
-  const navigate = useNavigate();
-  const card = useCardEntry();
-  const pay = usePayInvoiceMutation(slug, invoice.id);
-  const idempotency = useIdempotencyKey();
-  // The card's token of the current attempt: a retry while its outcome is unknown pays with the
-  // same token under the same key, so the server answers the first attempt instead of a new one.
-  const token = useRef<{ key: string; paymentMethodId: string } | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [processing, setProcessing] = useState(false);
-  // Set synchronously: a second click before React re-renders pays nothing more.
-  const submitting = useRef(false);
-  const busy = pay.isPending;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting.current) return;
-    setFailure(null);
-    if (!card.validate()) return;
-    submitting.current = true;
-    const idempotencyKey = idempotency.keyFor({ invoice: invoice.id });
-    try {
-      const outcome = await pay.mutateAsync({
-        idempotencyKey,
-        paymentMethodId: async () => {
-          if (token.current?.key === idempotencyKey) return token.current.paymentMethodId;
-          const { paymentMethodId } = await card.createPaymentMethod();
-          token.current = { key: idempotencyKey, paymentMethodId };
-          return paymentMethodId;
-        },
-        confirmPayment: (secret) => port.confirmPayment(secret),
-      });
-      idempotency.settle();
-      if (outcome === 'processing') {
-        setProcessing(true);
-        return;
-      }
-      toast.success(`Successfully paid invoice ${invoice.number}`);
-      await navigate(billingPath(slug));
-    } catch (error) {
-      if (!isOutcomeUnknown(error)) idempotency.settle();
-      setFailure(messageOf(error));
-    } finally {
-      submitting.current = false;
-    }
-  };
-
-  if (processing) {
-    return (
-      <Notice
-        tone="info"
-        role="status"
-        title="Your payment is processing"
-        actions={
-          <Button size="sm" asChild>
-            <Link to={billingPath(slug)}>Back to billing</Link>
-          </Button>
-        }
-      >
-        The invoice is marked paid as soon as the bank confirms the payment, usually within a few
-        minutes.
-      </Notice>
-    );
-  }
-
-  return (
-    <form noValidate onSubmit={(event) => void submit(event)} aria-busy={busy || undefined}>
-      <fieldset disabled={busy} className="min-w-0 space-y-4">
-        <legend className="mb-3 text-sm font-semibold">Pay with card</legend>
-        <port.CardFields disabled={busy} />
-      </fieldset>
-      {failure ? (
-        <Notice tone="destructive" role="alert" title="Payment failed" className="mt-4">
-          {failure}
-        </Notice>
-      ) : null}
-      <Button
-        type="submit"
-        variant="primary"
-        className="mt-5 w-full"
-        aria-disabled={busy || undefined}
-      >
-        {busy ? <Loader2 aria-hidden className="animate-spin" /> : <Lock aria-hidden />}
-        Pay
-      </Button>
-      <p className="mt-3 text-center text-xs text-muted-foreground">
-        {formatCents(invoice.amount_due)} will be charged to this card. It is not saved.
-      </p>
-    </form>
   );
 }
 

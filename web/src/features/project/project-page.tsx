@@ -17,6 +17,7 @@ import { AppHeader } from '../../layout/app-header';
 import { OrganizationSwitcher } from '../../layout/organization-switcher';
 import { PLACEHOLDER_SLUG } from '../../lib/last-organization';
 import { computeSizeName, ProjectStatusBadge } from '../../components/project-display';
+import { PageTitle, usePageTitle } from '../../lib/page-title';
 
 /**
  * A 402 names no organization; a projects list seen earlier in this session usually does. Without
@@ -46,9 +47,9 @@ function ProjectDetails({ project }: { project: Project }) {
   const profile = useProfile();
   const org = profile.organizations.find((o) => o.slug === project.organization_slug);
   const orgPath = `/org/${encodeURIComponent(project.organization_slug)}`;
+  usePageTitle(project.name);
   return (
     <>
-      <title>{`${project.name} · Meterline`}</title>
       <Link
         to={orgPath}
         className="mb-6 inline-flex items-center gap-1.5 rounded-md text-muted-foreground hover:text-foreground"
@@ -141,7 +142,7 @@ export function ProjectPage() {
   } else if (isApiError(project.error, 402)) {
     body = (
       <>
-        <title>Project restricted · Meterline</title>
+        <PageTitle parts={['Project restricted']} />
         <h1 className="mb-6 text-2xl font-semibold tracking-tight">
           Project <span className="font-mono text-xl">{ref}</span>
         </h1>
@@ -177,7 +178,10 @@ export function ProjectPage() {
   return (
     <>
       {header}
-      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
+      <main
+        id="main"
+        className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8"
+      >
         <div className="max-w-4xl">{body}</div>
       </main>
     </>

@@ -1,12 +1,20 @@
-import type { Organization, OrgUsage } from '@meterline/domain';
+import type { Invoice, Organization, OrgUsage } from '@meterline/domain';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { describe, expect, it, vi } from 'vitest';
+import { NETWORK_ERROR_MESSAGE } from '../../data/api-client';
 import { recordedBilling } from '../../../test/billing-fixtures';
 import { recorded } from '../../../test/fixtures';
 import { createTestQueryClient, renderApp, seedCache } from '../../../test/render-app';
 import { seedBilling } from '../../../test/seed-billing';
 
-function renderOrgPage(organization: Organization, usage: OrgUsage | undefined, page = 'billing') {
+function renderOrgPage(
+  organization: Organization,
+  usage: OrgUsage | undefined,
+  page = 'billing',
+  invoices?: Invoice[],
+) {
   const queryClient = createTestQueryClient();
   seedCache(queryClient, {
     profile: recorded.profile.owner,
@@ -14,7 +22,10 @@ function renderOrgPage(organization: Organization, usage: OrgUsage | undefined, 
     organization,
     projects: { [organization.slug]: [] },
   });
-  seedBilling(queryClient, organization.slug, { usage });
+  seedBilling(queryClient, organization.slug, {
+    usage,
+    ...(invoices ? { invoices: { pages: [invoices], total: invoices.length } } : {}),
+  });
   return renderApp(`/org/${organization.slug}/${page}`, queryClient);
 }
 
@@ -86,30 +97,56 @@ describe('restriction banner', () => {
     );
   });
 
-  it('says a restricted pro organization’s services are restricted, with the spend-cap action', () => {
-    renderOrgPage(recordedBilling.organization.restrictedCo, recordedBilling.usage.restrictedCo);
+  // restricted-co's recorded organization: Pro with the spend cap on, restricted for an overdue invoice.
+  const restrictedCo = recordedBilling.organization.restrictedCo;
+  // Its one open invoice, 20 days old, as the invoices list answers it (acme-pro's open one, moved).
+  const [acmeProOpen] = recordedBilling.invoices.acmePro[0] ?? [];
+  if (!acmeProOpen) throw new Error('acme-pro has an open invoice');
+  const overdueInvoice: Invoice = { ...acmeProOpen, id: 'in_overdue', status: 'open' };
+
+  it('asks a restricted organization to pay its overdue invoice and replace its card, not to change the spend cap', async () => {
+    renderOrgPage(restrictedCo, recordedBilling.usage.restrictedCo, 'billing', [overdueInvoice]);
     expect(banner()).toHaveAttribute('data-variant', 'destructive');
     expect(
       within(banner()).getByText('All services of this organization are restricted'),
     ).toBeInTheDocument();
+    expect(banner()).toHaveTextContent('Paying it lifts the restriction right away.');
     expect(within(banner()).getByText('Overdue Payment')).toBeInTheDocument();
-    // Recorded: pro with the spend cap on (usage_billing_enabled false).
-    expect(within(banner()).getByRole('link', { name: 'Disable spend cap' })).toHaveAttribute(
+    expect(within(banner()).queryByRole('link', { name: /spend cap/ })).toBeNull();
+    expect(
+      within(banner()).getByRole('button', { name: 'Pay outstanding invoice' }),
+    ).toBeInTheDocument();
+    expect(within(banner()).getByRole('link', { name: 'Replace card' })).toHaveAttribute(
       'href',
-      '/org/restricted-co/billing?panel=costControl&source=fairUseRestricted',
-    );
-    expect(within(banner()).getByRole('link', { name: 'View invoices' })).toHaveAttribute(
-      'href',
-      '/org/restricted-co/billing#invoices',
+      '/org/restricted-co/billing#payment-methods',
     );
   });
 
-  it('reads "Change spend cap" on a paid plan while the usage is not known yet', () => {
-    renderOrgPage(recordedBilling.organization.restrictedCo, undefined);
-    expect(within(banner()).getByRole('link', { name: 'Change spend cap' })).toHaveAttribute(
+  it('leads to the invoices while the overdue invoice is not known, and never to the spend cap', async () => {
+    renderOrgPage(restrictedCo, undefined);
+    expect(within(banner()).getByRole('link', { name: 'Pay outstanding invoice' })).toHaveAttribute(
       'href',
-      '/org/restricted-co/billing?panel=costControl&source=fairUseRestricted',
+      '/org/restricted-co/billing#invoices',
     );
+    expect(within(banner()).queryByRole('link', { name: /spend cap/ })).toBeNull();
+  });
+
+  it('asks for the payment link of the overdue invoice when "Pay outstanding invoice" is clicked', async () => {
+    const user = userEvent.setup();
+    renderOrgPage(restrictedCo, recordedBilling.usage.restrictedCo, 'billing', [overdueInvoice]);
+    const loading = vi.spyOn(toast, 'loading');
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    await user.click(within(banner()).getByRole('button', { name: 'Pay outstanding invoice' }));
+    expect(loading).toHaveBeenCalledWith('Redirecting to payment gateway...');
+    expect(String(fetchSpy.mock.calls[0]?.[0])).toContain(
+      '/platform/organizations/restricted-co/billing/invoices/in_overdue/payment-link',
+    );
+    // jsdom has no server: the request fails as a network failure does, and says so.
+    expect(
+      await screen.findByText(NETWORK_ERROR_MESSAGE, {
+        selector: '[data-sonner-toast] [data-title]',
+      }),
+    ).toBeInTheDocument();
   });
 
   it('does not show when nothing applies', () => {

@@ -4,14 +4,16 @@ import {
   restrictionBanner,
   VIOLATIONS,
   type Organization,
+  type RestrictionBanner as Banner,
 } from '@meterline/domain';
-import { AlertTriangle, BarChart3, OctagonAlert } from 'lucide-react';
+import { AlertTriangle, BarChart3, CreditCard, OctagonAlert } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { useOrganizationRole } from '../../session/profile-context';
 import { Button } from '../../components/ui/button';
 import { useOrgUsageQuery } from '../../data/org-usage-query';
 import { cn } from '../../lib/cn';
 import { restrictionSource } from '../../lib/restriction-source';
+import { PayOutstandingInvoiceButton } from './pay-outstanding-invoice-button';
 import { restrictionCopy } from './restriction-copy';
 
 const VARIANTS = {
@@ -53,9 +55,6 @@ export function RestrictionBanner({ organization }: { organization: Organization
     overduePayment,
   });
   const base = `/org/${encodeURIComponent(organization.slug)}`;
-  const query = new URLSearchParams({ panel: banner.cta.panel });
-  const source = restrictionSource(banner.kind);
-  if (source) query.set('source', source);
   const { band, icon, Icon } = VARIANTS[banner.variant];
 
   return (
@@ -86,12 +85,13 @@ export function RestrictionBanner({ organization }: { organization: Organization
           </div>
         </div>
         <div className="flex shrink-0 flex-wrap gap-2 pl-7 md:pl-0">
-          <Button size="sm" variant="primary" asChild>
-            <Link to={`${base}/billing?${query.toString()}`}>{banner.cta.label}</Link>
-          </Button>
-          {overduePayment ? (
+          <CallToAction banner={banner} slug={organization.slug} base={base} />
+          {banner.secondaryCta ? (
             <Button size="sm" asChild>
-              <Link to={`${base}/billing#invoices`}>View invoices</Link>
+              <Link to={`${base}/billing#${banner.secondaryCta.section}`}>
+                <CreditCard aria-hidden />
+                {banner.secondaryCta.label}
+              </Link>
             </Button>
           ) : null}
           {isUsagePage(pathname) ? null : (
@@ -105,5 +105,19 @@ export function RestrictionBanner({ organization }: { organization: Organization
         </div>
       </div>
     </div>
+  );
+}
+
+/** The banner's main action: a side panel of the billing page, or Pay Now for the overdue invoice. */
+function CallToAction({ banner, slug, base }: { banner: Banner; slug: string; base: string }) {
+  const { cta } = banner;
+  if ('action' in cta) return <PayOutstandingInvoiceButton slug={slug} label={cta.label} />;
+  const query = new URLSearchParams({ panel: cta.panel });
+  const source = restrictionSource(banner.kind);
+  if (source) query.set('source', source);
+  return (
+    <Button size="sm" variant="primary" asChild>
+      <Link to={`${base}/billing?${query.toString()}`}>{cta.label}</Link>
+    </Button>
   );
 }

@@ -21,6 +21,8 @@ function listOf(names: readonly string[]): string {
 /** What the call to action will do, as the banner's closing sentence. */
 function advice(banner: RestrictionBanner): string {
   switch (banner.cta.label) {
+    case 'Pay outstanding invoice':
+      return 'Pay the outstanding invoice to lift the restriction right away.';
     case 'Upgrade plan':
       return 'Upgrade to a paid plan to raise the quota and keep your projects running normally.';
     case 'Disable spend cap':

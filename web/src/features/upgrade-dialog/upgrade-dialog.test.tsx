@@ -38,6 +38,7 @@ const VISA = {
   type: 'card',
   created: 1_790_000_000,
   has_address: false,
+  last_charge: null,
   is_default: true,
   card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2099 },
 };

@@ -111,7 +111,7 @@ describe('usage page', () => {
     const micro = metric('Micro');
     // Recorded: 24 hours of Micro a day for 12 days, then 2 hours on the day of recording: the
     // 290 hours the upcoming invoice bills, over 13 days.
-    expect(micro).toHaveTextContent('290 hours(avg 22.31 hours)');
+    expect(micro).toHaveTextContent('290.00 hours(avg 22.31 hours)');
     expect(metric('Branching')).toBeInTheDocument();
   });
 

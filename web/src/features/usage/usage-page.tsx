@@ -1,4 +1,5 @@
 import { formatInvoiceDate, hasPermission, PLAN_NAMES, type Organization } from '@meterline/domain';
+import { Download } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { useOrganizationRole } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
@@ -9,8 +10,11 @@ import { useOrganization } from '../../session/use-organization';
 import { useOrgUsageQuery } from '../../data/org-usage-query';
 import { useProjectsQuery } from '../../data/projects-query';
 import { useSubscriptionQuery } from '../../data/subscription-query';
+import { usageExportPath } from '../../data/export-paths';
+import { Button } from '../../components/ui/button';
 import { UsageMetrics } from './usage-metrics';
 import { ProjectFilter } from './project-filter';
+import { usePageTitle } from '../../lib/page-title';
 
 function UsageSkeleton() {
   return (
@@ -25,6 +29,13 @@ function UsageSkeleton() {
       ))}
     </LoadingRegion>
   );
+}
+
+/** The cycle's days so far (UTC, inclusive): from its first day to today, or its last day. */
+function cycleDays(subscription: { current_period_start: number; current_period_end: number }) {
+  const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+  const last = Math.min(Date.now() / 1000, subscription.current_period_end - 1);
+  return { start: day(subscription.current_period_start), end: day(last) };
 }
 
 function UsageContent({ organization }: { organization: Organization }) {
@@ -63,9 +74,25 @@ function UsageContent({ organization }: { organization: Organization }) {
             'The current billing cycle'
           )}
         </p>
-        {projectList.length > 0 ? (
-          <ProjectFilter projects={projectList} value={projectRef} onChange={setProject} />
-        ) : null}
+        <div className="flex flex-wrap items-center gap-2">
+          {projectList.length > 0 ? (
+            <ProjectFilter projects={projectList} value={projectRef} onChange={setProject} />
+          ) : null}
+          {subscription.data ? (
+            <Button size="sm" asChild>
+              <a
+                href={usageExportPath(organization.slug, {
+                  ...cycleDays(subscription.data),
+                  projectRef,
+                })}
+                download
+              >
+                <Download aria-hidden />
+                Export CSV
+              </a>
+            </Button>
+          ) : null}
+        </div>
       </div>
       {usage.isPending ? (
         <UsageSkeleton />
@@ -91,9 +118,9 @@ function UsageContent({ organization }: { organization: Organization }) {
 export function UsagePage() {
   const organization = useOrganization();
   const role = useOrganizationRole(organization.slug);
+  usePageTitle('Usage', organization.name);
   return (
     <>
-      <title>{`Usage · ${organization.name} · Meterline`}</title>
       <PageHeader
         title="Usage"
         description={`Usage of ${organization.name}'s projects against the quota included in the ${PLAN_NAMES[organization.plan.id]} plan.`}

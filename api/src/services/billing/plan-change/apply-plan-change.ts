@@ -1,4 +1,5 @@
-import { addMonthsClamped, planChangeType } from '@meterline/domain';
+import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
+import { addMonthsClamped, BILLING_PLANS, planChangeType } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../../repositories/closed-cycles.ts';
@@ -7,6 +8,7 @@ import { lockSubscription } from '../../../repositories/subscriptions.ts';
 import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
 import { issueChangeInvoice } from './issue-change-invoice.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
+import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =
   'The plan change had expired or failed before this payment completed.';
@@ -126,6 +128,31 @@ export async function applyPlanChangeIn(
     .set({ status: 'applied', invoice_id: invoiceId, resolved_at: wallNow })
     .where('id', '=', planChangeId)
     .execute();
+  await enqueueBillingEmail(trx, organizationId, planChangeId, {
+    kind: 'plan.changed',
+    fromPlan: BILLING_PLANS[change.from_plan].name,
+    toPlan: BILLING_PLANS[change.to_plan].name,
+    chargedCents: change.charge_today_cents,
+    creditedCents: credited,
+  });
+  await enqueueWebhookEvent(
+    trx,
+    organizationId,
+    'subscription.updated',
+    {
+      object: 'subscription',
+      change: 'plan',
+      plan_change_id: planChangeId,
+      previous_plan: change.from_plan,
+      plan: change.to_plan,
+      spend_cap_enabled: !change.to_usage_billing_enabled,
+      current_period_start: seconds(at),
+      current_period_end: seconds(newEnd),
+      invoice_id: invoiceId,
+      amount_charged_cents: change.charge_today_cents,
+    },
+    planChangeId,
+  );
   return null;
 }
 

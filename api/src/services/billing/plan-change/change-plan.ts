@@ -1,3 +1,4 @@
+import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   BILLING_PLANS,
@@ -574,7 +575,18 @@ async function schedule(
       })
       .where('organization_id', '=', organizationId)
       .execute();
-    return subscription.current_period_end;
+    const at = subscription.current_period_end;
+    await enqueueBillingEmail(
+      trx,
+      organizationId,
+      `${organizationId}:${target}:${at.toISOString()}`,
+      {
+        kind: 'plan.scheduled',
+        toPlan: BILLING_PLANS[target].name,
+        at: Math.floor(at.getTime() / 1000),
+      },
+    );
+    return at;
   });
   return {
     status: 'scheduled',

@@ -1,3 +1,4 @@
+import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
 import {
   cappedOverageReading,
   type CappedOverage,
@@ -11,6 +12,7 @@ import { lockSubscription, type SubscriptionState } from '../../../repositories/
 import { loadCycleData } from '../cycle-data.ts';
 import { issueChangeInvoice } from '../plan-change/issue-change-invoice.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
+import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
 
 /**
  * Applies a priced toggle of the spend cap (product-decisions §10) in the caller's transaction: the one
@@ -90,6 +92,26 @@ export async function applySpendCapToggleIn(
     .set({ status: 'applied', invoice_id: invoiceId, resolved_at: wallNow })
     .where('id', '=', change.id)
     .execute();
+  await enqueueBillingEmail(trx, organizationId, change.id, {
+    kind: 'spend_cap.changed',
+    capOn: !change.to_usage_billing_enabled,
+    chargedCents: change.charge_today_cents,
+  });
+  await enqueueWebhookEvent(
+    trx,
+    organizationId,
+    'subscription.updated',
+    {
+      object: 'subscription',
+      change: 'spend_cap',
+      plan_change_id: change.id,
+      plan: subscription.plan_id,
+      spend_cap_enabled: !change.to_usage_billing_enabled,
+      invoice_id: invoiceId,
+      amount_charged_cents: change.charge_today_cents,
+    },
+    change.id,
+  );
   return null;
 }
 

@@ -4,9 +4,8 @@ import {
   cardBadges,
   cardBrandName,
   formatCents,
+  TOP_UP_AMOUNT_HINT,
   TOP_UP_DEFAULT_DOLLARS,
-  TOP_UP_MAX_DOLLARS,
-  TOP_UP_MIN_DOLLARS,
   topUpAmountSchema,
   type PaymentMethods,
 } from '@meterline/domain';
@@ -201,11 +200,7 @@ function TopUpForm({
       <DialogBody>
         <fieldset disabled={busy} className="min-w-0 space-y-4">
           <legend className="sr-only">Top-up</legend>
-          <FormField
-            label="Amount"
-            hint={`Whole US dollars from ${formatCents(TOP_UP_MIN_DOLLARS * 100)} to ${formatCents(TOP_UP_MAX_DOLLARS * 100)}.`}
-            error={errors.amount?.message}
-          >
+          <FormField label="Amount" hint={TOP_UP_AMOUNT_HINT} error={errors.amount?.message}>
             <AmountInput {...form.register('amount')} />
           </FormField>
           {noCards ? (

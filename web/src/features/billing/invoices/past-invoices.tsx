@@ -8,15 +8,17 @@ import {
   type Organization,
   type Role,
 } from '@meterline/domain';
-import { ChevronLeft, ChevronRight, FileText } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download, FileText } from 'lucide-react';
 import { ErrorState } from '../../../components/error-state';
 import { Button } from '../../../components/ui/button';
 import { LoadingRegion, Skeleton } from '../../../components/ui/skeleton';
 import { useInvoicesCountQuery } from '../../../data/invoices-count-query';
 import { useInvoicesQuery } from '../../../data/invoices-query';
+import { invoicesExportPath } from '../../../data/export-paths';
 import { cn } from '../../../lib/cn';
 import { InvoiceRow } from './invoice-row';
-import { useDownloadInvoice, usePayInvoice } from './use-invoice-actions';
+import { usePayNow } from '../../../payments/use-pay-now';
+import { useDownloadInvoice } from './use-invoice-actions';
 
 export const SKELETON_ROWS = 6;
 export const NO_INVOICES = 'No invoices for this organization yet';
@@ -75,7 +77,7 @@ export function PastInvoices({
   const offset = (current - 1) * INVOICE_PAGE_SIZE;
   const invoices = useInvoicesQuery(slug, { offset });
   const { download, downloading } = useDownloadInvoice(slug);
-  const { pay, paying } = usePayInvoice(slug);
+  const { pay, paying } = usePayNow(slug);
   const previousButton = useRef<HTMLButtonElement>(null);
   const nextButton = useRef<HTMLButtonElement>(null);
   const canPay = hasPermission(role, 'billing_write:subscriptions');
@@ -149,6 +151,12 @@ export function PastInvoices({
           </p>
         )}
         <div className="flex gap-2">
+          <Button size="sm" asChild>
+            <a href={invoicesExportPath(organization.slug)} download>
+              <Download aria-hidden />
+              Export CSV
+            </a>
+          </Button>
           <Button
             ref={previousButton}
             size="icon"

@@ -3,7 +3,6 @@ import type { Invoice } from '@meterline/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { invoiceQueryOptions } from '../../../data/invoice-query';
-import { useInvoicePaymentLinkMutation } from '../../../data/invoice-payment-link-mutation';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong.';
@@ -37,25 +36,4 @@ export function useDownloadInvoice(orgSlug: string) {
   };
 
   return { download, downloading };
-}
-
-export const REDIRECTING_MESSAGE = 'Redirecting to payment gateway...';
-
-/**
- * Pay Now: ask for the invoice's payment link and leave for it. On failure the server's message
- * replaces the progress toast, and the list and count are fetched again (the mutation does that).
- */
-export function usePayInvoice(orgSlug: string) {
-  const payment = useInvoicePaymentLinkMutation(orgSlug);
-  const pay = (invoice: Pick<Invoice, 'id'>) => {
-    const toastId = toast.loading(REDIRECTING_MESSAGE);
-    payment.mutate(invoice.id, {
-      onSuccess: ({ redirectUrl }) => window.location.assign(redirectUrl),
-      onError: (error) => {
-        toast.error(messageOf(error), { id: toastId });
-      },
-    });
-  };
-  const paying = payment.isPending || payment.isSuccess ? (payment.variables ?? null) : null;
-  return { pay, paying };
 }

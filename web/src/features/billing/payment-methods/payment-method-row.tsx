@@ -4,11 +4,12 @@ import {
   cardBadges,
   cardBrandName,
   DEFAULT_CARD_DELETE_MESSAGE,
+  lastChargeDeclined,
   type CardBadge,
   type PaymentMethod,
   type PlanId,
 } from '@meterline/domain';
-import { CreditCard, Loader2, MoreHorizontal, Star, Trash2 } from 'lucide-react';
+import { AlertTriangle, CreditCard, Loader2, MoreHorizontal, Star, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { toast } from 'sonner';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
@@ -53,6 +54,7 @@ export function PaymentMethodRow({
   const brand = cardBrandName(card.brand);
   const badges = cardBadges(method, now);
   const expired = badges.includes('Expired');
+  const declined = lastChargeDeclined(method);
 
   return (
     <li className="flex items-center gap-3 px-4 py-3">
@@ -80,6 +82,15 @@ export function PaymentMethodRow({
           <span className="tabular-nums">{formatCardExpiry(card)}</span>
           {method.is_default ? ' · Default for invoices' : null}
         </p>
+        {declined ? (
+          <p className="mt-1 flex items-start gap-1.5 text-xs text-destructive">
+            <AlertTriangle aria-hidden className="mt-px size-3.5 shrink-0" />
+            <span>
+              <span className="font-medium">{declined.title}</span>
+              {declined.message ? `: ${declined.message}` : null}
+            </span>
+          </p>
+        ) : null}
       </div>
       {canWrite ? (
         <CardMenu
@@ -204,7 +215,7 @@ function DeleteCardDialog({
       onOpenChange={onOpenChange}
       dismissible={!remove.isPending}
       size="sm"
-      title={`Delete the ${brand} card ending with ${last4}?`}
+      title={`Delete the ${brand} ending in ${last4}?`}
       description="It will no longer be charged for this organization's invoices or top-ups."
       footer={
         <>

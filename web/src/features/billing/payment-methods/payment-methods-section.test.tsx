@@ -1,4 +1,4 @@
-import type { Organization, Profile } from '@meterline/domain';
+import { organizationSchema, type Organization, type Profile } from '@meterline/domain';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { ApiError } from '../../../data/api-client';
 import { deletePaymentMethod } from '../../../data/delete-payment-method-mutation';
 import { getPaymentMethods } from '../../../data/payment-methods-query';
 import { PaymentMethodsSection } from './payment-methods-section';
+import restrictedCo from '../../../../test/recorded/organization-restricted-co.json';
 
 // The spec's texts, typed out independently of the implementation.
 const ADDED = 'Successfully added new payment method';
@@ -81,6 +82,21 @@ describe('Payment methods section', () => {
     const now = new Date();
     const thisMonth = `${String(now.getUTCMonth() + 1).padStart(2, '0')}/${now.getUTCFullYear()}`;
     expect(mastercard).toHaveTextContent(`Expires ${thisMonth}`);
+  });
+
+  it("says restricted-co's default card declined its last charge, and acme-pro's cards did not", async () => {
+    await transport().signIn('owner@example.com');
+    const restricted = renderSection({ organization: organizationSchema.parse(restrictedCo) });
+    const declining = await waitFor(() => restricted.cards()[0] as HTMLElement);
+    expect(declining).toHaveTextContent(
+      /Last charge declined on [A-Z][a-z]{2} \d{2}, \d{4}: Your card was declined\./,
+    );
+    restricted.unmount();
+
+    const { card } = renderSection();
+    await screen.findByText('4242');
+    expect(card('4242')).not.toHaveTextContent('declined');
+    expect(card('4444')).not.toHaveTextContent('declined');
   });
 
   it('says when the cards cannot be loaded', async () => {

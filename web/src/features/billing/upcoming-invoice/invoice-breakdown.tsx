@@ -3,6 +3,8 @@ import {
   formatCents,
   formatUsage,
   groupInvoiceLines,
+  lineQuantities,
+  projectShare,
   type InvoiceGroupKind,
   type InvoiceLineGroup,
   type UpcomingInvoice,
@@ -11,6 +13,7 @@ import {
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { cn } from '../../../lib/cn';
+import { ProjectionDetails, ProjectionToggle } from './projection-details';
 
 const GROUP_LABELS: Record<Exclude<InvoiceGroupKind, 'plan' | 'line'>, string> = {
   compute: 'Compute',
@@ -27,6 +30,26 @@ const NUMERIC = 'text-right tabular-nums whitespace-nowrap';
 function lineUsage(line: Pick<UpcomingInvoiceLine, 'usage_metric'>, usage: number | null) {
   if (line.usage_metric === null || usage === null) return null;
   return formatUsage(line.usage_metric, usage);
+}
+
+/**
+ * The quantity cell of a line: what it bills and, under it, the usage and the quota it was billed from,
+ * all in the unit of its price, so that billed × unit price is the amount to the cent.
+ */
+function QuantityCell({ line }: { line: UpcomingInvoiceLine }) {
+  const quantities = lineQuantities(line);
+  if (!quantities) return <>{lineUsage(line, line.usage_original)}</>;
+  const { used, included, billed } = quantities;
+  return (
+    <>
+      <span className="text-foreground">{used === null ? billed : `${billed} billed`}</span>
+      {used !== null ? (
+        <span className="block text-xs">
+          {included === null ? `${used} used` : `${used} used − ${included} included`}
+        </span>
+      ) : null}
+    </>
+  );
 }
 
 /** Usage and unit price under the name on narrow screens, where their columns are hidden. */
@@ -98,6 +121,7 @@ function LineRows({
   const id = useId();
   const projectIds = line.breakdown.map((_, index) => `${id}-${index}`);
   const usage = lineUsage(line, line.usage_original);
+  const quantities = lineQuantities(line);
   const strong = depth === 0;
   return (
     <>
@@ -115,10 +139,14 @@ function LineRows({
             <Label strong={strong}>{line.description}</Label>
           )}
           <div className="pl-5">
-            <NarrowDetails parts={[usage, line.unit_price_desc]} />
+            <NarrowDetails
+              parts={quantities ? [quantities.summary] : [usage, line.unit_price_desc]}
+            />
           </div>
         </td>
-        <td className={cn(CELL, WIDE_ONLY)}>{usage}</td>
+        <td className={cn(CELL, WIDE_ONLY)}>
+          <QuantityCell line={line} />
+        </td>
         <td className={cn(CELL, WIDE_ONLY)}>{line.unit_price_desc}</td>
         <td className={cn(CELL, NUMERIC, 'pr-0')}>
           {line.amount_before_discount !== line.amount ? (
@@ -128,7 +156,10 @@ function LineRows({
         </td>
       </tr>
       {line.breakdown.map((entry, index) => {
-        const projectUsage = lineUsage(line, entry.usage);
+        // The project's usage, and the part of the line's amount it makes (lines split by usage).
+        const { usage: projectUsage, share } = quantities
+          ? projectShare(line, entry)
+          : { usage: lineUsage(line, entry.usage), share: null };
         return (
           <tr
             key={entry.project_ref}
@@ -144,11 +175,11 @@ function LineRows({
                 {entry.project_name}
               </Link>
               <div className="pl-5">
-                <NarrowDetails parts={[projectUsage]} />
+                <NarrowDetails parts={[projectUsage, share]} />
               </div>
             </td>
             <td className={cn(CELL, WIDE_ONLY, 'py-1.5')}>{projectUsage}</td>
-            <td className={cn(CELL, WIDE_ONLY, 'py-1.5')} />
+            <td className={cn(CELL, WIDE_ONLY, 'py-1.5')}>{share}</td>
             <td className={cn(CELL, NUMERIC, 'py-1.5 pr-0')}>{formatCents(entry.amount)}</td>
           </tr>
         );
@@ -191,7 +222,15 @@ function GroupRows({ group, label }: { group: InvoiceLineGroup; label: string })
   );
 }
 
-function TotalRow({ label, hint, children }: { label: string; hint: string; children: ReactNode }) {
+function TotalRow({
+  label,
+  hint,
+  children,
+}: {
+  label: string;
+  hint: ReactNode;
+  children: ReactNode;
+}) {
   // No colSpan: the usage and unit price columns are hidden on narrow screens, and a spanning cell
   // would keep them in the table's grid there.
   return (
@@ -210,44 +249,61 @@ function TotalRow({ label, hint, children }: { label: string; hint: string; chil
 /** The upcoming invoice as the spec groups it, with the total so far and the projection. */
 export function InvoiceBreakdown({ invoice }: { invoice: UpcomingInvoice }) {
   const groups = groupInvoiceLines(invoice.lines);
+  const projection = useExpanded();
+  const projectionId = useId();
   return (
-    <table className="w-full text-sm">
-      <caption className="sr-only">Upcoming invoice lines</caption>
-      <thead className="text-xs text-muted-foreground">
-        <tr>
-          <th scope="col" className="pr-3 pb-2 text-left font-medium">
-            Item
-          </th>
-          <th scope="col" className="px-3 pb-2 text-left font-medium max-sm:hidden">
-            Usage
-          </th>
-          <th scope="col" className="px-3 pb-2 text-left font-medium max-sm:hidden">
-            Unit price
-          </th>
-          <th scope="col" className="pb-2 pl-3 text-right font-medium">
-            Amount
-          </th>
-        </tr>
-      </thead>
-      {groups.map((group, index) =>
-        group.kind === 'plan' || group.kind === 'line' ? (
-          <tbody key={index} className="border-t">
-            {group.lines.map((line, lineIndex) => (
-              <LineRows key={lineIndex} line={line} depth={0} />
-            ))}
-          </tbody>
-        ) : (
-          <GroupRows key={index} group={group} label={GROUP_LABELS[group.kind]} />
-        ),
-      )}
-      <tfoot className="border-t-2 border-foreground/15">
-        <TotalRow label="Total so far" hint="Charged in this billing cycle up to now">
-          {formatCents(invoice.amount_total)}
-        </TotalRow>
-        <TotalRow label="Projected total" hint="Estimate for the whole cycle at the current usage">
-          {formatCents(invoice.amount_projected)}
-        </TotalRow>
-      </tfoot>
-    </table>
+    <div className="space-y-4">
+      <table className="w-full text-sm">
+        <caption className="sr-only">Upcoming invoice lines</caption>
+        <thead className="text-xs text-muted-foreground">
+          <tr>
+            <th scope="col" className="pr-3 pb-2 text-left font-medium">
+              Item
+            </th>
+            <th scope="col" className="px-3 pb-2 text-left font-medium max-sm:hidden">
+              Quantity
+            </th>
+            <th scope="col" className="px-3 pb-2 text-left font-medium max-sm:hidden">
+              Unit price
+            </th>
+            <th scope="col" className="pb-2 pl-3 text-right font-medium">
+              Amount
+            </th>
+          </tr>
+        </thead>
+        {groups.map((group, index) =>
+          group.kind === 'plan' || group.kind === 'line' ? (
+            <tbody key={index} className="border-t">
+              {group.lines.map((line, lineIndex) => (
+                <LineRows key={lineIndex} line={line} depth={0} />
+              ))}
+            </tbody>
+          ) : (
+            <GroupRows key={index} group={group} label={GROUP_LABELS[group.kind]} />
+          ),
+        )}
+        <tfoot className="border-t-2 border-foreground/15">
+          <TotalRow label="Total so far" hint="Charged in this billing cycle up to now">
+            {formatCents(invoice.amount_total)}
+          </TotalRow>
+          <TotalRow
+            label="Projected total"
+            hint={
+              <>
+                Estimate for the whole cycle at the current usage
+                <ProjectionToggle
+                  expanded={projection.expanded}
+                  controls={projectionId}
+                  onToggle={projection.toggle}
+                />
+              </>
+            }
+          >
+            {formatCents(invoice.amount_projected)}
+          </TotalRow>
+        </tfoot>
+      </table>
+      {projection.expanded ? <ProjectionDetails invoice={invoice} id={projectionId} /> : null}
+    </div>
   );
 }

@@ -52,14 +52,14 @@ describe('upcoming invoice section', () => {
       subscription: recordedBilling.subscription.acmePro,
       upcomingInvoice: recordedBilling.upcomingInvoice.acmePro,
     });
-    // Recorded: plan 2500; compute 390 + 597 + 2384 - 1000 (credits); replica 597; branch 99;
-    // custom domain 403; total 5970, projected 13029.
+    // Recorded: plan 2500; compute 401 + 614 + 2450 - 1000 (credits); replica 614; branch 105;
+    // custom domain 415; total 6099, projected 13008.
     expect(rowAmount(section, 'Pro Plan')).toBe('$25.00');
-    expect(rowAmount(section, 'Compute')).toBe('$23.71');
-    expect(rowAmount(section, 'Read replica compute')).toBe('$5.97');
-    expect(rowAmount(section, 'Branching compute')).toBe('$0.99');
-    expect(rowAmount(section, 'Custom Domain')).toBe('$4.03');
-    expect(totals(section)).toEqual({ 'Total so far': '$59.70', 'Projected total': '$130.29' });
+    expect(rowAmount(section, 'Compute')).toBe('$24.65');
+    expect(rowAmount(section, 'Read replica compute')).toBe('$6.14');
+    expect(rowAmount(section, 'Branching compute')).toBe('$1.05');
+    expect(rowAmount(section, 'Custom Domain')).toBe('$4.15');
+    expect(totals(section)).toEqual({ 'Total so far': '$60.99', 'Projected total': '$130.08' });
 
     const lines = recordedBilling.upcomingInvoice.acmePro.lines;
     const sum = lines.reduce((total, line) => total + line.amount, 0);
@@ -78,9 +78,9 @@ describe('upcoming invoice section', () => {
     await user.click(compute);
     expect(compute).toHaveAttribute('aria-expanded', 'true');
     const medium = within(section).getByRole('row', { name: /Compute Hours Medium/ });
-    expect(medium).toHaveTextContent('290 hours');
+    expect(medium).toHaveTextContent('298.00 hours');
     expect(medium).toHaveTextContent('$0.0822 per hour');
-    expect(medium).toHaveTextContent('$23.84');
+    expect(medium).toHaveTextContent('$24.50');
     expect(within(section).getByRole('row', { name: /Compute Credits/ })).toHaveTextContent(
       '-$10.00',
     );
@@ -88,7 +88,7 @@ describe('upcoming invoice section', () => {
     await user.click(within(section).getByRole('button', { name: 'Compute Hours Medium' }));
     const project = within(section).getByRole('link', { name: 'Acme Pro Project 3' });
     expect(project).toHaveAttribute('href', '/project/acmepro3');
-    expect(project.closest('tr')).toHaveTextContent('$23.84');
+    expect(project.closest('tr')).toHaveTextContent('$24.50');
   });
 
   it('lists payg-co’s overage lines one by one', () => {
@@ -96,13 +96,19 @@ describe('upcoming invoice section', () => {
       subscription: recordedBilling.subscription.paygCo,
       upcomingInvoice: recordedBilling.upcomingInvoice.paygCo,
     });
-    // Compute 390 + 597 is covered by 987 of compute credits.
-    expect(rowAmount(section, 'Compute')).toBe('$0.00');
-    expect(rowAmount(section, 'Egress')).toBe('$5.42');
-    expect(rowAmount(section, 'Database Size')).toBe('$0.67');
-    expect(rowAmount(section, 'Monthly Active Users')).toBe('$94.20');
-    expect(within(section).getByRole('row', { name: /Egress/ })).toHaveTextContent('$0.09 per GB');
-    expect(totals(section)).toEqual({ 'Total so far': '$125.29', 'Projected total': '$190.24' });
+    // Compute 401 + 614, less the $10.00 of compute credits.
+    expect(rowAmount(section, 'Compute')).toBe('$0.15');
+    expect(rowAmount(section, 'Egress')).toBe('$6.17');
+    expect(rowAmount(section, 'Database Size')).toBe('$0.70');
+    expect(rowAmount(section, 'Monthly Active Users')).toBe('$103.93');
+    // Usage, quota and billable quantity in the price's unit: 68.55 GB × $0.09 = $6.17.
+    const egress = within(section).getByRole('row', { name: /Egress/ });
+    expect(egress).toHaveTextContent('68.55 GB billed318.55 GB used − 250 GB included');
+    expect(egress).toHaveTextContent('$0.09 per GB');
+    expect(within(section).getByRole('row', { name: /Monthly Active Users/ })).toHaveTextContent(
+      '31,977 MAU billed131,977 MAU used − 100,000 MAU included$0.00325 per MAU$103.93',
+    );
+    expect(totals(section)).toEqual({ 'Total so far': '$135.95', 'Projected total': '$199.18' });
   });
 
   it('shows the compute credits inside the group that has the compute', async () => {
@@ -142,6 +148,53 @@ describe('upcoming invoice section', () => {
     );
     // Running to the end of the 30-day cycle: 720 h × $0.0206 = $14.83, $10.00 of it covered.
     expect(totals(section)).toEqual({ 'Total so far': '$25.00', 'Projected total': '$29.83' });
+  });
+
+  it('opens how the projection is made by keyboard, rows adding up to both totals', async () => {
+    const invoice = recordedBilling.upcomingInvoice.paygCo;
+    const { section, user } = renderBreakdown(recordedBilling.organization.paygCo, {
+      subscription: recordedBilling.subscription.paygCo,
+      upcomingInvoice: invoice,
+    });
+    const toggle = within(section).getByRole('button', { name: 'How is this projected?' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(
+      within(section).queryByRole('region', { name: 'How the projected total is made' }),
+    ).toBeNull();
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const details = within(section).getByRole('region', {
+      name: 'How the projected total is made',
+    });
+    expect(details).toHaveTextContent(
+      `for the ${invoice.projection.remaining_hours} hours left in the cycle`,
+    );
+    const cents = (text: string | null | undefined) =>
+      Math.round(Number((text ?? '').replace(/[$,]/g, '')) * 100);
+    const rows = within(details)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cents(cell.textContent)),
+      );
+    const body = rows.slice(0, -1);
+    const [totalSoFar, totalProjected] = rows.at(-1) ?? [];
+    expect(body.reduce((sum, [soFar = 0]) => sum + soFar, 0)).toBe(totalSoFar);
+    expect(body.reduce((sum, [, projected = 0]) => sum + projected, 0)).toBe(totalProjected);
+    expect(totalSoFar).toBe(invoice.amount_total);
+    expect(totalProjected).toBe(invoice.amount_projected);
+    // The compute row says what keeps running; egress grows at its daily rate.
+    expect(within(details).getByRole('rowheader', { name: /^Compute/ })).toHaveTextContent(
+      "2 resources running at today's size",
+    );
+    expect(within(details).getByRole('rowheader', { name: /^Egress/ })).toHaveTextContent(
+      /GB so far \+ [\d.,]+ GB a day for [\d.]+ days = [\d.,]+ GB/,
+    );
+    await user.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
 
   it('shows the days left of the cycle with the spec’s hint', () => {

@@ -1,0 +1,215 @@
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import { CSRF_COOKIE, CSRF_HEADER } from './plugins/csrf.ts';
+import { SESSION_COOKIE } from './plugins/session.ts';
+
+/**
+ * What the API reference (`/platform/docs`) says besides the operations: the product's name, how a
+ * client authenticates (with a session it can try in a terminal), the resources its operations are
+ * grouped by, and the page's look. The operations themselves come from the routes (openapi.ts).
+ */
+
+const BASE = 'http://localhost:8080';
+
+const DESCRIPTION = `The platform API behind the Meterline billing console: subscriptions, the upcoming invoice, past invoices and their PDFs, payment methods, credits, usage, billing address and tax ID. The web app uses nothing else.
+
+Money is integer cents (the top-up amount alone is whole US dollars); times are unix seconds. Errors answer \`{"message": "…"}\`; a 400 names the field and the rule it breaks. Each operation lists its security, the permission it needs in the organization of its path (\`x-permission\`, \`none\` outside an organization) and the errors it can answer.
+
+## Authentication
+
+| scheme | what it is | used by |
+|---|---|---|
+| \`session\` | the httpOnly cookie \`${SESSION_COOKIE}\` that signing in sets | every operation of a signed-in user |
+| \`csrfToken\` | the \`${CSRF_HEADER}\` header, checked against the httpOnly cookie \`${CSRF_COOKIE}\` | every POST, PUT, PATCH and DELETE sent with cookies, signing in included |
+| \`operatorKey\` | \`Authorization: Bearer <METERING_API_KEY>\` | the metering endpoint, \`POST /internal/usage-events\` |
+| \`stripeSignature\` | Stripe's \`stripe-signature\` header | the Stripe webhook |
+
+Behind TLS the cookies are \`Secure\` and named \`__Host-${SESSION_COOKIE}\` and \`__Host-${CSRF_COOKIE}\`. A session lasts \`SESSION_TTL_HOURS\` without use and at most \`SESSION_MAX_HOURS\`. A wrong operator key answers 401; an address that keeps sending wrong keys waits (429 with Retry-After).
+
+### A session from a terminal
+
+Keep the cookies in a jar, and ask for a CSRF token before each run of mutations: signing in replaces the CSRF secret, so a token from before it no longer matches.
+
+\`\`\`sh
+# 1. A CSRF token (this sets the ${CSRF_COOKIE} cookie it is checked against)
+TOKEN=$(curl -s -c jar -b jar ${BASE}/platform/auth/csrf | jq -r .token)
+
+# 2. Sign in: sets the ${SESSION_COOKIE} cookie (and a new CSRF secret)
+curl -s -c jar -b jar -X POST ${BASE}/platform/auth/sign-in \\
+  -H 'content-type: application/json' -H "${CSRF_HEADER}: $TOKEN" \\
+  -d '{"email": "owner@example.com", "password": "billing-demo-2026"}'
+
+# 3. Read with the cookie alone
+curl -s -b jar ${BASE}/platform/organizations/acme-pro/billing/subscription
+
+# 4. Change something: a token for the new secret, sent in the header
+TOKEN=$(curl -s -c jar -b jar ${BASE}/platform/auth/csrf | jq -r .token)
+curl -s -c jar -b jar -X PATCH ${BASE}/platform/organizations/acme-pro \\
+  -H 'content-type: application/json' -H "${CSRF_HEADER}: $TOKEN" \\
+  -d '{"billing_email": "billing@acme.example.com"}'
+\`\`\`
+
+Without the header a mutation answers 403 \`{"message": "Invalid csrf token"}\`; without the session, 401.
+
+### The operator key
+
+\`\`\`sh
+curl -s -X POST ${BASE}/internal/usage-events \\
+  -H "authorization: Bearer $METERING_API_KEY" -H 'content-type: application/json' \\
+  -d '{"events": [{"id": "evt-0001", "project_ref": "acmepro1", "metric": "EGRESS",
+                   "usage": 1500000000, "timestamp": 1795000000}]}'
+# {"accepted": 1, "duplicates": 0}
+\`\`\`
+
+The OpenAPI document itself is at [/platform/openapi.json](/platform/openapi.json).`;
+
+export const API_INFO = {
+  title: 'Meterline platform API',
+  description: DESCRIPTION,
+  version: '1.0.0',
+};
+
+/** The resources, in the order a reader meets them; every operation carries one of these tags. */
+export const API_TAGS = [
+  { name: 'auth', description: 'Signing in and out, and the CSRF token of a browser session' },
+  { name: 'profile', description: 'The signed-in user, their organizations and permissions' },
+  { name: 'organizations', description: 'Organizations, their projects and members' },
+  { name: 'projects', description: 'One project, and why it answers 402 while restricted' },
+  { name: 'billing', description: 'Plans, the subscription, plan changes, the upcoming invoice' },
+  { name: 'invoices', description: 'Past invoices, their PDFs, and paying an outstanding one' },
+  { name: 'payments', description: 'Cards: adding, choosing the default, removing' },
+  { name: 'credits', description: 'Buying prepaid credit' },
+  { name: 'customer', description: 'The billing name, address and tax ID printed on invoices' },
+  { name: 'usage', description: "The cycle's usage against the plan, and day by day" },
+  { name: 'feedback', description: 'Exit and upgrade survey answers' },
+  {
+    name: 'webhook-endpoints',
+    description:
+      "The organization's signed webhooks: endpoints, test events, deliveries and resending (decision 014)",
+  },
+  { name: 'partners', description: 'Links to the consoles of partners that bill an organization' },
+  { name: 'internal', description: 'Metering: usage events reported with the operator key' },
+  { name: 'webhooks', description: "The payment provider's events" },
+  {
+    name: 'simulator',
+    description: 'The built-in payment simulator (card forms, 3-D Secure) when no provider is set',
+  },
+] as const;
+
+export type ApiTag = (typeof API_TAGS)[number]['name'];
+
+// The product's mark (web/src/components/logo.tsx), with its name beside it.
+const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 152 32" width="152" height="32">
+<rect width="32" height="32" rx="8" fill="#2f5bd3"/>
+<path d="M8 22V10l5 7 5-7v12" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/>
+<path d="M22 22v-8" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/>
+<text x="42" y="22" font-family="-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif" font-size="17" font-weight="600" fill="#f5f6f8">Meterline</text>
+</svg>`;
+
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
+<rect width="32" height="32" rx="8" fill="#2f5bd3"/>
+<path d="M8 22V10l5 7 5-7v12" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/>
+<path d="M22 22v-8" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/>
+</svg>`;
+
+/**
+ * The console's look on Swagger UI: its font, its blue, its quiet surfaces, in Swagger UI's light and
+ * dark modes (the bulb in the bar, which follows the system's until it is clicked). Method badges and
+ * code are darker than Swagger UI's own, for contrast.
+ */
+const CSS = `
+body { margin: 0; }
+.swagger-ui, .swagger-ui .info .title, .swagger-ui .opblock-tag, .swagger-ui .opblock .opblock-summary-description,
+.swagger-ui .markdown p, .swagger-ui .markdown li, .swagger-ui table, .swagger-ui .model-title, .swagger-ui .btn,
+.swagger-ui input, .swagger-ui select, .swagger-ui .tab li, .swagger-ui .response-col_status, .swagger-ui .parameter__name {
+  font-family: -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif;
+}
+.swagger-ui .topbar { background: #15171c; padding: 10px 0; }
+.swagger-ui .topbar .download-url-wrapper { display: none; }
+.swagger-ui .topbar-wrapper a { max-width: none; }
+.swagger-ui .topbar-wrapper img { height: 32px; }
+.swagger-ui .topbar .topbar-wrapper { flex-wrap: nowrap; gap: 12px; }
+.swagger-ui .info .renderedMarkdown table { display: block; overflow-x: auto; }
+.swagger-ui .wrapper { max-width: 1100px; }
+.swagger-ui .info { margin: 32px 0 24px; }
+.swagger-ui .info .title { font-size: 28px; font-weight: 600; letter-spacing: -0.01em; }
+.swagger-ui .info .title small.version-stamp { background: #2f5bd3; }
+.swagger-ui .info .title small pre { color: #fff; }
+.swagger-ui .info .markdown p, .swagger-ui .info .markdown li { font-size: 14px; line-height: 1.6; }
+.swagger-ui .markdown pre, .swagger-ui .info pre { background: #15171c; border-radius: 8px; padding: 14px 16px; }
+.swagger-ui .markdown pre > code, .swagger-ui .info pre > code { color: #e8eaee; font-size: 12.5px; }
+.swagger-ui .opblock-tag { font-size: 18px; font-weight: 600; }
+.swagger-ui .opblock-tag small { font-size: 13px; }
+.swagger-ui .opblock { border-radius: 8px; box-shadow: none; }
+.swagger-ui .opblock .opblock-summary-method { min-width: 72px; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d4ed8; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #047857; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #b45309; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f766e; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b91c1c; }
+.swagger-ui .opblock.opblock-head .opblock-summary-method { background: #6d28d9; }
+.swagger-ui .btn.execute { background: #2f5bd3; border-color: #2f5bd3; }
+.swagger-ui .scheme-container { border-radius: 10px; box-shadow: none; margin: 0 0 24px; }
+.swagger-ui section.models { border-radius: 10px; }
+html:not(.dark-mode) body { background: #f7f8fa; }
+html:not(.dark-mode) .swagger-ui .info .title, html:not(.dark-mode) .swagger-ui .opblock-tag,
+html:not(.dark-mode) .swagger-ui .info h2, html:not(.dark-mode) .swagger-ui .info h3 { color: #15171c; }
+html:not(.dark-mode) .swagger-ui .info .markdown p, html:not(.dark-mode) .swagger-ui .info .markdown li { color: #30343c; }
+html:not(.dark-mode) .swagger-ui .info .markdown code { color: #3b2f9e; }
+html:not(.dark-mode) .swagger-ui .opblock-tag small { color: #4b5160; }
+html:not(.dark-mode) .swagger-ui .scheme-container { background: #fff; border: 1px solid #e3e5ea; }
+html:not(.dark-mode) .swagger-ui section.models { background: #fff; border-color: #e3e5ea; }
+html:not(.dark-mode) .swagger-ui .info a { color: #2f5bd3; }
+html:not(.dark-mode) .swagger-ui .btn.authorize { color: #2f5bd3; border-color: #2f5bd3; }
+html:not(.dark-mode) .swagger-ui .btn.authorize svg { fill: #2f5bd3; }
+html.dark-mode body { background: #111318; }
+html.dark-mode .swagger-ui .info .markdown code { color: #c9c2ff; }
+html.dark-mode .swagger-ui .info a { color: #9db4ff; }
+`;
+
+/**
+ * What Swagger UI leaves unnamed: the logo image and the dark-mode button get names, and the page
+ * gets its main landmark.
+ */
+const JS = `
+(function () {
+  function name() {
+    var root = document.getElementById('swagger-ui');
+    if (root && !root.getAttribute('role')) root.setAttribute('role', 'main');
+    var logo = document.querySelector('.topbar-wrapper img');
+    if (logo && !logo.hasAttribute('alt')) logo.setAttribute('alt', 'Meterline API reference');
+    var toggle = document.querySelector('.dark-mode-toggle button');
+    if (toggle && !toggle.hasAttribute('aria-label')) toggle.setAttribute('aria-label', 'Dark mode');
+  }
+  new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true });
+  name();
+})();
+`;
+
+export const API_REFERENCE_UI: FastifySwaggerUiOptions = {
+  routePrefix: '/platform/docs',
+  theme: {
+    title: 'API reference · Meterline',
+    css: [{ filename: 'meterline.css', content: CSS }],
+    js: [{ filename: 'meterline.js', content: JS }],
+    favicon: [
+      {
+        filename: 'favicon.svg',
+        rel: 'icon',
+        type: 'image/svg+xml',
+        sizes: 'any',
+        content: FAVICON,
+      },
+    ],
+  },
+  logo: { type: 'image/svg+xml', content: LOGO, href: '/platform/docs', target: '_self' },
+  uiConfig: {
+    docExpansion: 'list',
+    // Deep links put a link inside each operation's summary button (nested controls, as axe says).
+    deepLinking: false,
+    defaultModelsExpandDepth: 0,
+    displayRequestDuration: true,
+    filter: true,
+    persistAuthorization: false,
+    syntaxHighlight: { activate: true, theme: 'nord' },
+  },
+};
