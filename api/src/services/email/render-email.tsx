@@ -1,0 +1,71 @@
+import { render } from '@react-email/render';
+import type { EmailPayload } from './email-payload.ts';
+import {
+  cardExpiringMessage,
+  creditsToppedUpMessage,
+  invoiceFinalizedMessage,
+  paymentFailedMessage,
+  paymentSucceededMessage,
+  planChangedMessage,
+  planScheduledMessage,
+  restrictionChangedMessage,
+  spendCapChangedMessage,
+  type BillingMessage,
+} from './templates/billing-messages.tsx';
+import { spendAlertMessage } from './templates/spend-alert-message.tsx';
+import { webhookDisabledMessage } from './templates/webhook-messages.tsx';
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** The message of an event, its links absolute under `baseUrl` (the server's public address). */
+export function billingMessage(payload: EmailPayload, baseUrl: string): BillingMessage {
+  const org = encodeURIComponent(payload.organization.slug);
+  const context = {
+    organizationName: payload.organization.name,
+    billingUrl: `${baseUrl}/org/${org}/billing`,
+  };
+  const invoiceLinks = (invoiceId: string) => ({
+    pdfUrl: `${baseUrl}/platform/organizations/${org}/billing/invoices/${encodeURIComponent(invoiceId)}/pdf`,
+    payUrl: `${baseUrl}/pay/invoices/${encodeURIComponent(invoiceId)}?org=${org}`,
+  });
+  switch (payload.kind) {
+    case 'invoice.finalized':
+      return invoiceFinalizedMessage(context, { ...payload, ...invoiceLinks(payload.invoiceId) });
+    case 'payment.succeeded':
+      return paymentSucceededMessage(context, { ...payload, ...invoiceLinks(payload.invoiceId) });
+    case 'payment.failed':
+      return paymentFailedMessage(context, { ...payload, ...invoiceLinks(payload.invoiceId) });
+    case 'restriction.changed':
+      return restrictionChangedMessage(context, payload);
+    case 'credits.topped_up':
+      return creditsToppedUpMessage(context, payload);
+    case 'plan.changed':
+      return planChangedMessage(context, payload);
+    case 'plan.scheduled':
+      return planScheduledMessage(context, payload);
+    case 'spend_cap.changed':
+      return spendCapChangedMessage(context, payload);
+    case 'card.expiring':
+      return cardExpiringMessage(context, payload);
+    case 'spend_alert.triggered':
+      return spendAlertMessage(context, payload);
+    case 'webhook.disabled':
+      return webhookDisabledMessage(
+        { ...context, webhooksUrl: `${baseUrl}/org/${org}/webhooks` },
+        payload,
+      );
+  }
+}
+
+export async function renderEmail(payload: EmailPayload, baseUrl: string): Promise<RenderedEmail> {
+  const message = billingMessage(payload, baseUrl);
+  const [html, text] = await Promise.all([
+    render(message.element),
+    render(message.element, { plainText: true }),
+  ]);
+  return { subject: message.subject, html, text };
+}
