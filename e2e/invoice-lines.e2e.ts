@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { billingSection, gotoBilling, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
+import { pdfLayoutText } from './support/pdf-lines.ts';
 
 // Issue 13, item 1: every usage line reconciles by hand. For every demo organization, each usage line of
 // the upcoming invoice as the billing page shows it, and of every invoice PDF as its text reads, is
@@ -28,8 +27,6 @@ interface ApiInvoice {
 
 const harness = useHarness();
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const pdfDir = mkdtempSync(join(tmpdir(), 'meterline-e2e-pdf-'));
-afterAll(() => rmSync(pdfDir, { recursive: true, force: true }));
 
 /** "1,234.5" as an exact decimal: digits and how many of them are decimals. */
 function decimal(text: string): { digits: bigint; scale: number } {
@@ -110,7 +107,7 @@ async function shownUsageLines(table: Locator): Promise<ShownLine[]> {
   return lines;
 }
 
-/** The usage lines of an invoice PDF's text (pdftotext -layout): quantity, unit price, amount in a row. */
+/** The usage lines of an invoice PDF's text laid out as printed: quantity, unit price, amount in a row. */
 function pdfUsageLines(text: string): ShownLine[] {
   const row =
     /^\s*(\S.*?)\s{2,}([\d,.]+) [A-Za-z/-]+\s{2,}\$([\d,.]+) per [^$]+?\s{2,}(-?\$[\d,.]+)\s*$/;
@@ -180,13 +177,11 @@ describe('every usage line reconciles by hand, in every demo organization', () =
           );
           const pdf = await page.request.get(invoice.invoice_pdf);
           expect(pdf.status()).toBe(200);
-          const file = join(pdfDir, `${invoice.number}.pdf`);
-          writeFileSync(file, await pdf.body());
           if (SHOTS) {
             mkdirSync(SHOTS, { recursive: true });
             writeFileSync(join(SHOTS, `${slug}-${invoice.number}.pdf`), await pdf.body());
           }
-          const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+          const text = await pdfLayoutText(await pdf.body());
           const shown = pdfUsageLines(text);
           expect(
             shown.map((line) => line.name),
