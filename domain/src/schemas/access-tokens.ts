@@ -30,12 +30,22 @@ export function accessTokenPrefix(token: string): string {
   return token.slice(0, ACCESS_TOKEN_SHOWN_CHARACTERS);
 }
 
+const EXPIRY_MESSAGE = 'expires_in_days must be 7, 30, 90 or null (never)';
+
 export const accessTokenCreateSchema = z
   .object({
     name: plainTextSchema('Name', ACCESS_TOKEN_NAME_MAX).trim().min(1, 'Name is required'),
-    expires_in_days: z.union([z.literal(7), z.literal(30), z.literal(90), z.null()], {
-      error: 'expires_in_days must be 7, 30, 90 or null (never)',
-    }),
+    expires_in_days: z
+      .number({ error: EXPIRY_MESSAGE })
+      .int(EXPIRY_MESSAGE)
+      .min(7, EXPIRY_MESSAGE)
+      .max(90, EXPIRY_MESSAGE)
+      .refine(
+        (days) => (ACCESS_TOKEN_EXPIRIES as readonly unknown[]).includes(days),
+        EXPIRY_MESSAGE,
+      )
+      .nullable()
+      .describe('Days until it expires: 7, 30 or 90; null: never') as z.ZodType<AccessTokenExpiry>,
     scope: z
       .enum(ACCESS_TOKEN_SCOPES, { error: 'scope must be billing:read' })
       .default('billing:read'),
