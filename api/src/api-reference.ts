@@ -1,4 +1,5 @@
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import { ACCESS_TOKEN_REQUESTS_PER_MINUTE } from '@meterline/domain';
 import { CSRF_COOKIE, CSRF_HEADER } from './plugins/csrf.ts';
 import { SESSION_COOKIE } from './plugins/session.ts';
 
@@ -20,6 +21,7 @@ Money is integer cents (the top-up amount alone is whole US dollars); times are 
 |---|---|---|
 | \`session\` | the httpOnly cookie \`${SESSION_COOKIE}\` that signing in sets | every operation of a signed-in user |
 | \`csrfToken\` | the \`${CSRF_HEADER}\` header, checked against the httpOnly cookie \`${CSRF_COOKIE}\` | every POST, PUT, PATCH and DELETE sent with cookies, signing in included |
+| \`accessToken\` | \`Authorization: Bearer mlt_…\`, an organization's access token | the GET operations of that organization's billing data that list it |
 | \`operatorKey\` | \`Authorization: Bearer <METERING_API_KEY>\` | the metering endpoint, \`POST /internal/usage-events\` |
 | \`stripeSignature\` | Stripe's \`stripe-signature\` header | the Stripe webhook |
 
@@ -49,6 +51,17 @@ curl -s -c jar -b jar -X PATCH ${BASE}/platform/organizations/acme-pro \\
 \`\`\`
 
 Without the header a mutation answers 403 \`{"message": "Invalid csrf token"}\`; without the session, 401.
+
+### An access token
+
+An owner or administrator creates one under **Access tokens** in the organization (or with \`POST /platform/organizations/{slug}/tokens\`); it is shown once. It reads that organization's billing data, with no cookie and no CSRF token, until it expires or is revoked. To try an operation here, choose **Authorize**, paste the token under \`accessToken\`, then **Try it out**.
+
+\`\`\`sh
+curl -s ${BASE}/platform/organizations/acme-pro/billing/invoices/upcoming \\
+  -H "authorization: Bearer $MLT_TOKEN"
+\`\`\`
+
+A write answers 403, another organization 404, an expired or revoked token 401, and more than ${ACCESS_TOKEN_REQUESTS_PER_MINUTE} requests in a minute 429 with Retry-After.
 
 ### The operator key
 
@@ -85,6 +98,11 @@ export const API_TAGS = [
     name: 'webhook-endpoints',
     description:
       "The organization's signed webhooks: endpoints, test events, deliveries and resending (decision 014)",
+  },
+  {
+    name: 'access-tokens',
+    description:
+      "The organization's access tokens for the billing read API (Authorization: Bearer)",
   },
   { name: 'partners', description: 'Links to the consoles of partners that bill an organization' },
   { name: 'internal', description: 'Metering: usage events reported with the operator key' },

@@ -53,6 +53,7 @@ import paymentRoutes from './routes/payments.ts';
 import simulatorRoutes from './routes/simulator.ts';
 import webhookRoutes from './routes/webhooks.ts';
 import webhookEndpointRoutes from './routes/webhook-endpoints.ts';
+import accessTokenRoutes from './routes/access-tokens.ts';
 import { WebhookSignal } from './services/webhooks/delivery-worker.ts';
 
 declare module 'fastify' {
@@ -197,6 +198,7 @@ export async function buildApp({
         (member) => member.username || member.primary_email,
       ),
   });
+  await app.register(accessTokenRoutes, { db, clock });
   await app.register(webhookEndpointRoutes, {
     db,
     production: config.NODE_ENV === 'production',

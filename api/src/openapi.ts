@@ -1,5 +1,11 @@
 import type { SwaggerTransform } from '@fastify/swagger';
-import { errorResponseSchema } from '@meterline/domain';
+import {
+  ACCESS_TOKEN_REQUESTS_PER_MINUTE,
+  ACCESS_TOKEN_SCOPES,
+  errorResponseSchema,
+  tokenScopeAllows,
+  type Permission,
+} from '@meterline/domain';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Access } from './plugins/access.ts';
@@ -57,6 +63,15 @@ export const SECURITY_SCHEMES = {
       'The operator key: `Authorization: Bearer <METERING_API_KEY>` (unset, every call is refused). ' +
       'Compared in constant time; an address that keeps sending wrong keys waits (429, Retry-After).',
   },
+  accessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An access token of the organization (`mlt_…`, created under Access tokens by an owner or ' +
+      'administrator): `Authorization: Bearer <token>` on the GET operations that list it, for that ' +
+      'organization only, without cookies or CSRF. Anything else answers 403; an unknown, expired or ' +
+      `revoked token 401; more than ${ACCESS_TOKEN_REQUESTS_PER_MINUTE} requests a minute 429.`,
+  },
   stripeSignature: {
     type: 'apiKey',
     in: 'header',
@@ -74,6 +89,11 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Longer path parameters are refused by the router (414) before any schema sees them. */
 export const MAX_PATH_PARAMETER_LENGTH = 200;
 
+/** Whether an access token's scope reads what this permission guards (the domain decides). */
+function tokenReads(permission: Permission): boolean {
+  return ACCESS_TOKEN_SCOPES.some((scope) => tokenScopeAllows(scope, 'GET', permission));
+}
+
 /** The `security` of an operation: an empty list says plainly that it needs none. */
 function securityOf(access: Access, mutation: boolean, signedWebhook: boolean): Security {
   if (signedWebhook) return [{ stripeSignature: [] }];
@@ -83,8 +103,12 @@ function securityOf(access: Access, mutation: boolean, signedWebhook: boolean): 
     case 'public':
       return mutation ? [{ csrfToken: [] }] : [];
     case 'user':
-    case 'org':
       return mutation ? [{ session: [], csrfToken: [] }] : [{ session: [] }];
+    case 'org':
+      if (mutation) return [{ session: [], csrfToken: [] }];
+      return tokenReads(access.permission)
+        ? [{ session: [] }, { accessToken: [] }]
+        : [{ session: [] }];
   }
 }
 
@@ -112,7 +136,13 @@ function derive(route: RouteOptions, schema: FastifySchema, bodyLimit: number): 
     errors[400] = 'Invalid input: the message names the field and the rule it breaks';
   }
   if (access.kind === 'operator') errors[401] = 'No valid operator key';
-  if (access.kind === 'user' || access.kind === 'org') errors[401] = 'Not signed in';
+  if (access.kind === 'user') errors[401] = 'Not signed in';
+  if (access.kind === 'org') {
+    errors[401] =
+      tokenReads(access.permission) && !mutation
+        ? 'Not signed in, or the access token is unknown, expired or revoked'
+        : 'Not signed in';
+  }
   if (access.kind === 'org') {
     errors[403] = csrf
       ? 'The permission in x-permission is missing (the message names it), or the CSRF token'
@@ -132,8 +162,11 @@ function derive(route: RouteOptions, schema: FastifySchema, bodyLimit: number): 
   const headers: Record<string, Record<string, ResponseHeader>> = {
     ...schema.responseHeaders,
   };
-  if (config.rateLimit) {
-    errors[429] = 'Too many requests: Retry-After says when to try again';
+  if (access.kind === 'org' && !mutation && tokenReads(access.permission)) {
+    errors[429] = 'Too many requests with one access token: Retry-After says when to try again';
+  }
+  if (config.rateLimit || errors[429]) {
+    errors[429] ??= 'Too many requests: Retry-After says when to try again';
     headers[429] = {
       'Retry-After': {
         description: 'Seconds to wait',

@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@meterline/domain';
+import { PERMISSIONS, tokenScopeAllows, type Permission } from '@meterline/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExamples, operations } from './support/openapi-examples.ts';
 import {
@@ -71,7 +71,13 @@ describe.each(testDatabases())('the API document tells the truth (%s)', (databas
 
   it('says who may call each operation: its security (or none) and its permission', () => {
     const schemes = Object.keys(document.components.securitySchemes).sort();
-    expect(schemes).toEqual(['csrfToken', 'operatorKey', 'session', 'stripeSignature']);
+    expect(schemes).toEqual([
+      'accessToken',
+      'csrfToken',
+      'operatorKey',
+      'session',
+      'stripeSignature',
+    ]);
     for (const [url, method, operation] of operations(document)) {
       const at = `${method} ${url}`;
       expect(Array.isArray(operation.security), at).toBe(true);
@@ -85,6 +91,11 @@ describe.each(testDatabases())('the API document tells the truth (%s)', (databas
         expect(permission, at).toBe('none');
       }
       if (url.startsWith('/internal/')) expect(used, at).toEqual(['operatorKey']);
+      // An access token is offered exactly where its scope reads (the domain decides).
+      const readable =
+        url.startsWith('/platform/organizations/{slug}') &&
+        tokenScopeAllows('billing:read', method, permission as Permission);
+      expect(used.includes('accessToken'), at).toBe(readable);
       if (used.includes('session') && !SAFE.has(method)) expect(used, at).toContain('csrfToken');
     }
     const pay = document.paths['/platform/organizations/{slug}/billing/invoices/{invoiceId}/pay'];

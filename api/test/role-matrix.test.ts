@@ -1,4 +1,11 @@
-import { hasPermission, operationPermission, type Permission, type Role } from '@meterline/domain';
+import {
+  accessTokenCreatedSchema,
+  hasPermission,
+  operationPermission,
+  tokenScopeAllows,
+  type Permission,
+  type Role,
+} from '@meterline/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { NOT_FOUND_ORG } from '../src/plugins/access.ts';
@@ -16,7 +23,8 @@ import { testDatabases, useSignedInServer, type TestClient } from './support/ser
 // product decisions §2 (kept once in the domain: `hasPermission`) says: allowed, 403, 404 or 401. A refused
 // write changes nothing: every GET of the organization answers the same before and after them all.
 // An operation added later is covered without editing this file; one whose permission the matrix does not
-// know fails it.
+// know fails it. An access token (scope billing:read) is one more caller: its organization's reads that
+// its scope covers are allowed, everything else there is 403, and another organization's token is 404.
 
 const KEY = 'test-metering-key-0123456789';
 const ROLE_OF: Record<string, Role> = {
@@ -71,7 +79,36 @@ describe.each(testDatabases())('the role matrix, from the API document (%s)', (d
       request.headers,
     );
 
-  /** A PDF names itself with a random ID and the moment it was made: both are left out. */
+  /** A request with an access token alone (no cookie, no CSRF header). */
+  const sendWithToken = async (token: string, request: GeneratedRequest) => {
+    const answer = await server()
+      .client()
+      .request<{ message?: string } | string>(
+        request.method,
+        request.path,
+        request.body,
+        { ...request.headers, authorization: `Bearer ${token}` },
+        { csrf: false },
+      );
+    return answer;
+  };
+
+  /** A new token of an organization, used once (its last use is then set, and stays: the clock stands). */
+  async function tokenOf(slug: string): Promise<string> {
+    const answer = await as('owner').post(`/platform/organizations/${slug}/tokens`, {
+      name: `Role matrix ${Math.random().toString(36).slice(2, 8)}`,
+      expires_in_days: 7,
+    });
+    const { secret } = accessTokenCreatedSchema.parse(answer.body);
+    await sendWithToken(secret, {
+      method: 'GET',
+      path: `/platform/organizations/${slug}/billing/subscription`,
+      headers: {},
+      body: undefined,
+    });
+    return secret;
+  }
+
   /** Every GET of acme-pro, as its owner sees it. */
   async function snapshot(): Promise<Map<string, unknown>> {
     const seen = new Map<string, unknown>();
@@ -96,10 +133,18 @@ describe.each(testDatabases())('the role matrix, from the API document (%s)', (d
   });
 
   it('refuses exactly whom the matrix refuses (401, 404, 403), and a refused write changes nothing', async () => {
+    const token = await tokenOf('acme-pro');
+    const strangersToken = await tokenOf('acme-team');
     const before = await snapshot();
     const problems: string[] = [];
     for (const { at, request, permission } of cases) {
       if (permission === null) continue;
+      const foreign = await sendWithToken(strangersToken, request);
+      if (foreign.status !== 404) problems.push(`${at} acme-team's token: ${foreign.status}`);
+      if (!tokenScopeAllows('billing:read', request.method, permission)) {
+        const refused = await sendWithToken(token, request);
+        if (refused.status !== 403) problems.push(`${at} token: ${refused.status}, not 403`);
+      }
       const anonymous = await send(null, request);
       if (anonymous.status !== 401) problems.push(`${at} anonymous: ${anonymous.status}`);
       const stranger = await send(as('outsider'), request);
@@ -122,11 +167,17 @@ describe.each(testDatabases())('the role matrix, from the API document (%s)', (d
         Number(WRITES.has(a.request.method.toLowerCase())) -
         Number(WRITES.has(b.request.method.toLowerCase())),
     );
+    const token = await tokenOf('acme-pro');
     for (const { at, request, permission } of ordered) {
       if (permission === null) continue;
-      for (const [user, role] of Object.entries(ROLE_OF)) {
-        if (!hasPermission(role, permission)) continue;
-        const allowed = await send(as(user), request);
+      const callers: [string, () => ReturnType<typeof send>][] = Object.entries(ROLE_OF)
+        .filter(([, role]) => hasPermission(role, permission))
+        .map(([user]) => [user, () => send(as(user), request)]);
+      if (tokenScopeAllows('billing:read', request.method, permission)) {
+        callers.unshift(['token', () => sendWithToken(token, request)]);
+      }
+      for (const [user, call] of callers) {
+        const allowed = await call();
         const message = typeof allowed.body === 'object' ? allowed.body.message : undefined;
         if (
           allowed.status === 401 ||

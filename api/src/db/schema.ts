@@ -532,6 +532,22 @@ export interface SpendAlertsSentTable {
   sent_at: Date;
 }
 
+export interface AccessTokensTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  scope: 'billing:read';
+  token_hash: string;
+  prefix: string;
+  created_by: string | null;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  window_started_at: Date | null;
+  window_requests: Generated<number>;
+}
+
 export interface WebhookEndpointsTable {
   id: string;
   organization_id: string;
@@ -603,6 +619,7 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   spend_alert_budgets: SpendAlertBudgetsTable;
   spend_alerts_sent: SpendAlertsSentTable;
+  access_tokens: AccessTokensTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

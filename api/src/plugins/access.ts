@@ -1,7 +1,9 @@
 import {
+  TOKEN_REFUSED_MESSAGE,
   hasPermission,
   missingPermissionMessage,
   slugSchema,
+  tokenScopeAllows,
   type Permission,
   type Role,
 } from '@meterline/domain';
@@ -12,6 +14,7 @@ import type { Clock } from '../clock.ts';
 import type { AccessCache, SessionAccess } from './access-cache.ts';
 import { findLiveSession, findLiveSessionInOrganization } from '../repositories/sessions.ts';
 import { OperatorKeyCheck } from '../services/auth/operator-key.ts';
+import { bearerAccessToken, useAccessToken } from '../services/auth/access-tokens.ts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -29,7 +32,14 @@ export type Access =
 export interface OrgContext {
   organizationId: string;
   slug: string;
-  role: Role;
+  /** The member's role; null when an access token calls (its scope decided instead). */
+  role: Role | null;
+}
+
+/** The access token a request was made with (issue 16, item 4). */
+export interface RequestToken {
+  id: string;
+  name: string;
 }
 
 declare module 'fastify' {
@@ -38,10 +48,12 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     org: OrgContext | null;
+    accessToken: RequestToken | null;
   }
 }
 
 export const NOT_FOUND_ORG = 'Organization not found';
+export const TOKEN_NOT_VALID = 'The access token is not valid: it is unknown, expired or revoked';
 
 export default fp(
   async function access(
@@ -56,6 +68,7 @@ export default fp(
   ) {
     const { db, clock, operatorKey, cache } = opts;
     app.decorateRequest('org', null);
+    app.decorateRequest('accessToken', null);
     const operatorKeyCheck = new OperatorKeyCheck(operatorKey, () => clock.now().getTime() / 1000);
 
     app.addHook('onRoute', (route) => {
@@ -98,6 +111,39 @@ export default fp(
       return found;
     }
 
+    /**
+     * A request with `Authorization: Bearer`: the token is looked up, counted and its use recorded in one
+     * statement (services/auth/access-tokens), then held to its organization and its scope. An unknown,
+     * expired or revoked token is 401; another organization's slug is 404, as for a stranger; anything
+     * its scope does not read (every write, the tokens, webhooks and records) is 403.
+     */
+    async function acceptToken(request: FastifyRequest, access: Access): Promise<void> {
+      const token = bearerAccessToken(request.headers.authorization);
+      const use = token
+        ? await useAccessToken(db, token, clock.now())
+        : { kind: 'refused' as const };
+      if (use.kind === 'refused') throw new HttpError(401, TOKEN_NOT_VALID);
+      if (use.kind === 'limited') {
+        throw new HttpError(
+          429,
+          'Too many requests with this access token. Please try again later.',
+          {
+            'retry-after': String(use.retryAfterSeconds),
+          },
+        );
+      }
+      if (access.kind !== 'org') throw new HttpError(403, TOKEN_REFUSED_MESSAGE);
+      const slug = (request.params as { slug: string }).slug;
+      const badSlug = slugSchema.safeParse(slug).error;
+      if (badSlug) throw new HttpError(400, badSlug.issues[0]?.message ?? 'Slug is not valid');
+      if (use.slug !== slug) throw new HttpError(404, NOT_FOUND_ORG);
+      if (!tokenScopeAllows(use.scope, request.method, access.permission)) {
+        throw new HttpError(403, TOKEN_REFUSED_MESSAGE);
+      }
+      request.accessToken = { id: use.id, name: use.name };
+      request.org = { organizationId: use.organizationId, slug, role: null };
+    }
+
     // preValidation: who may call is settled before the input is even looked at.
     app.addHook('preValidation', async (request, reply) => {
       const access = request.routeOptions.config.access;
@@ -109,6 +155,11 @@ export default fp(
         throw new HttpError(429, 'Too many wrong operator keys. Please try again later.', {
           'retry-after': String(verdict.retryAfter),
         });
+      }
+      // A bearer token speaks for itself: the session cookie that may come with it is not looked at.
+      if (/^Bearer\s/i.test(request.headers.authorization ?? '')) {
+        await acceptToken(request, access);
+        return;
       }
       const sessionId = request.sessionId;
       if (!sessionId) throw new HttpError(401, 'You need to sign in');

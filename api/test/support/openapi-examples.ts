@@ -1,4 +1,4 @@
-import type { OpenApiDocument, Operation } from './openapi-requests.ts';
+import { Candidates, type OpenApiDocument, type Operation } from './openapi-requests.ts';
 
 /** Every operation of the document: its path, method and declaration. */
 export function operations(document: OpenApiDocument): [string, string, Operation][] {
@@ -45,8 +45,8 @@ export function demoExamples(invoiceId: string | undefined): Record<string, unkn
     number: '4242424242424242',
     cvc: '123',
     version: '2',
-    // Webhook endpoints (an unknown one answers 404) and a URL the schema accepts.
-    id: 'we_unknown0',
+    // Webhook endpoints and access tokens (an unknown one answers 404), and a URL the schema accepts.
+    id: new Candidates(['we_unknown0', 'tok_unknown0']),
     delivery_id: 'wd_unknown0',
     url: 'https://hooks.example.com/meterline',
   };

@@ -90,6 +90,11 @@ export function resolve(document: OpenApiDocument, schema: JsonSchema): JsonSche
   }
 }
 
+/** Examples for a name that several fields share, each fitting some of them. */
+export class Candidates {
+  constructor(readonly values: readonly unknown[]) {}
+}
+
 /** A value that keeps every bound the schema declares. */
 export function valueFor(
   document: OpenApiDocument,
@@ -97,7 +102,15 @@ export function valueFor(
   name: string,
   examples: Examples,
 ): unknown {
-  if (name in examples) return examples[name];
+  if (name in examples) {
+    const example = examples[name];
+    if (!(example instanceof Candidates)) return example;
+    // One name, several kinds of id (`we_…`, `tok_…`): the first the field's pattern accepts.
+    const pattern = resolve(document, raw).pattern;
+    const fits = (value: unknown) =>
+      !pattern || (typeof value === 'string' && new RegExp(pattern).test(value));
+    return example.values.find(fits) ?? example.values[0];
+  }
   const schema = resolve(document, raw);
   if (schema.enum) return schema.enum.find((value) => value !== null);
   switch (schema.type) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   PERMISSIONS,
   describePermission,
+  tokenScopeAllows,
   hasPermission,
   isPermission,
   missingPermissionMessage,
@@ -52,6 +53,18 @@ const MATRIX: Record<Permission, Record<Role, boolean>> = {
     developer: false,
     read_only: false,
   },
+  'billing_read:access_tokens': {
+    owner: true,
+    administrator: true,
+    developer: false,
+    read_only: false,
+  },
+  'billing_write:access_tokens': {
+    owner: true,
+    administrator: true,
+    developer: false,
+    read_only: false,
+  },
 };
 
 describe('hasPermission', () => {
@@ -95,5 +108,24 @@ describe('describing permissions', () => {
   it('recognises only known permissions', () => {
     expect(isPermission('billing_read:customer')).toBe(true);
     expect(isPermission('billing_read:everything')).toBe(false);
+  });
+});
+
+describe('what an access token may call', () => {
+  it('reads the billing API a developer reads, and nothing else', () => {
+    for (const permission of PERMISSIONS) {
+      const read = tokenScopeAllows('billing:read', 'GET', permission);
+      expect(read).toBe(
+        permission.startsWith('billing_read:') && hasPermission('developer', permission),
+      );
+      expect(tokenScopeAllows('billing:read', 'head', permission)).toBe(read);
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        expect(tokenScopeAllows('billing:read', method, permission)).toBe(false);
+      }
+    }
+  });
+
+  it('grants nothing to an unknown scope', () => {
+    expect(tokenScopeAllows('billing:write', 'GET', 'billing_read:subscriptions')).toBe(false);
   });
 });

@@ -16,6 +16,9 @@ export const PERMISSIONS = [
   // Webhook endpoints: their URLs and delivery logs can name internal systems (decision 014).
   'billing_read:webhooks',
   'billing_write:webhooks',
+  // Organization access tokens (issue 16, item 4): their list and their creation and revocation.
+  'billing_read:access_tokens',
+  'billing_write:access_tokens',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -51,6 +54,29 @@ export function permissionsOf(role: Role): Permission[] {
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
 }
+
+/**
+ * What an access token's scope lets it call (product decisions §13): `billing:read` reads the billing
+ * API as a developer would (invoices, subscription, usage, address, tax IDs, cards), and nothing else: no
+ * write, and not the tokens, webhooks or records that only owners and administrators read.
+ */
+const TOKEN_SCOPES: Record<string, ReadonlySet<Permission>> = {
+  'billing:read': new Set([
+    'billing_read:subscriptions',
+    'billing_read:customer',
+    'billing_read:tax_ids',
+    'billing_read:payment_methods',
+  ]),
+};
+
+export function tokenScopeAllows(scope: string, method: string, permission: Permission): boolean {
+  const method_ = method.toUpperCase();
+  if (method_ !== 'GET' && method_ !== 'HEAD') return false;
+  return TOKEN_SCOPES[scope]?.has(permission) ?? false;
+}
+
+export const TOKEN_REFUSED_MESSAGE =
+  'An access token with the billing:read scope can only read billing data: sign in to do this';
 
 /** "billing_write:payment_methods" -> "billing write on payment methods" */
 export function describePermission(permission: Permission): string {

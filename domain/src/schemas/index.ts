@@ -9,3 +9,4 @@ export * from './surveys.ts';
 export * from './restriction-history.ts';
 export * from './email-outbox.ts';
 export * from './webhooks.ts';
+export * from './access-tokens.ts';

@@ -8,6 +8,7 @@ import { VercelInstallationPage } from '../features/partners/vercel-installation
 import { ProjectPage } from '../features/project/project-page';
 import { UsagePage } from '../features/usage/usage-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
+import { AccessTokensPage } from '../features/access-tokens/access-tokens-page';
 import { BillingRoute } from './billing-composition';
 import { HomeRedirect } from './home-redirect';
 import { RequireAuth } from './require-auth';
@@ -39,6 +40,7 @@ export const routes: RouteObject[] = [
               { path: 'billing', element: <BillingRoute /> },
               { path: 'usage', element: <UsagePage /> },
               { path: 'webhooks', element: <WebhooksPage /> },
+              { path: 'tokens', element: <AccessTokensPage /> },
             ],
           },
           {

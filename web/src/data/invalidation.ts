@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { resetCsrfToken } from './api-client';
 import {
+  accessTokenKeys,
   customerKeys,
   invoiceKeys,
   organizationKeys,
@@ -42,6 +43,8 @@ export const mutationKeys = {
   rotateWebhookSecret: ['webhooks', 'rotate-secret'] as const,
   testWebhook: ['webhooks', 'test'] as const,
   resendWebhookDelivery: ['webhooks', 'resend'] as const,
+  createAccessToken: ['access-tokens', 'create'] as const,
+  revokeAccessToken: ['access-tokens', 'revoke'] as const,
 };
 
 type MutationName = keyof typeof mutationKeys;
@@ -139,6 +142,10 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
   testWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
   resendWebhookDelivery: (queryClient) =>
     queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
+  createAccessToken: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: accessTokenKeys.all }),
+  revokeAccessToken: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: accessTokenKeys.all }),
 };
 
 function nameOf(mutationKey: readonly unknown[] | undefined): MutationName | undefined {

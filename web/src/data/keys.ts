@@ -116,3 +116,8 @@ export const webhookKeys = {
   deliveries: (orgSlug: string, endpointId: string) =>
     [...webhookKeys.all, 'deliveries', orgSlug, endpointId] as const,
 };
+
+export const accessTokenKeys = {
+  all: ['access-tokens'] as const,
+  list: (orgSlug: string) => [...accessTokenKeys.all, 'list', orgSlug] as const,
+};

@@ -1,13 +1,14 @@
 import { Link, useLocation } from 'react-router';
 import { cn } from '../lib/cn';
 
-type Tab = 'projects' | 'billing' | 'usage' | 'webhooks';
+type Tab = 'projects' | 'billing' | 'usage' | 'webhooks' | 'tokens';
 
 function activeTab(pathname: string): Tab {
   const path = pathname.replace(/\/+$/, '');
   if (path.endsWith('/billing')) return 'billing';
   if (path.endsWith('/usage')) return 'usage';
   if (path.endsWith('/webhooks')) return 'webhooks';
+  if (path.endsWith('/tokens')) return 'tokens';
   return 'projects';
 }
 
@@ -21,6 +22,7 @@ export function OrganizationNav({ slug }: { slug: string }) {
     { id: 'billing', label: 'Billing', to: `${base}/billing` },
     { id: 'usage', label: 'Usage', to: `${base}/usage` },
     { id: 'webhooks', label: 'Webhooks', to: `${base}/webhooks` },
+    { id: 'tokens', label: 'Access tokens', to: `${base}/tokens` },
   ];
   return (
     <nav aria-label="Organization" className="overflow-x-auto">
@@ -33,7 +35,7 @@ export function OrganizationNav({ slug }: { slug: string }) {
                 to={tab.to}
                 aria-current={current ? 'page' : undefined}
                 className={cn(
-                  'relative flex h-10 items-center rounded-md px-3 text-sm font-medium transition-colors',
+                  'relative flex h-10 items-center rounded-md px-3 text-sm font-medium whitespace-nowrap transition-colors',
                   'after:absolute after:inset-x-2 after:-bottom-px after:h-0.5 after:rounded-full',
                   current
                     ? 'text-foreground after:bg-primary'

@@ -13,7 +13,7 @@ import { Notice } from '../../components/ui/notice';
 import { useCreateWebhookMutation } from '../../data/webhook-mutations';
 import { CheckboxField } from '../../payments/ui/checkbox-field';
 import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
-import { SecretReveal } from './secret-reveal';
+import { SigningSecret } from './signing-secret';
 
 type Errors = Partial<Record<'url' | 'events' | 'description', string>>;
 
@@ -94,7 +94,7 @@ export function AddEndpointDialog({
       {secret ? (
         <>
           <DialogBody>
-            <SecretReveal secret={secret} />
+            <SigningSecret secret={secret} />
           </DialogBody>
           <DialogFooter>
             <Button variant="primary" onClick={() => change(false)}>

@@ -15,7 +15,7 @@ import { cn } from '../../lib/cn';
 import { Dialog } from '../../payments/ui/dialog';
 import { SwitchField } from '../../payments/ui/checkbox-field';
 import { DELIVERY_STATUS, DeliveriesList } from './deliveries-list';
-import { SecretReveal } from './secret-reveal';
+import { SigningSecret } from './signing-secret';
 
 function DeleteDialog({
   slug,
@@ -127,7 +127,7 @@ function RotateDialog({
       }
     >
       {secret ? (
-        <SecretReveal secret={secret} />
+        <SigningSecret secret={secret} />
       ) : (
         <p className="break-all text-muted-foreground">{endpoint.url}</p>
       )}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { plainTextSchema, prefixedIdPattern, slugSchema } from './common.ts';
+
+/**
+ * Organization access tokens for the billing read API (issue 16, item 4; product decisions §13). A token
+ * is `mlt_` and 43 characters of base64url (32 random bytes); only its SHA-256 is stored. Its first
+ * characters (the prefix) are kept in the clear so a list can tell tokens apart.
+ */
+export const ACCESS_TOKEN_PREFIX = 'mlt_';
+/** How many characters of a token the list shows (with the `mlt_`). */
+export const ACCESS_TOKEN_SHOWN_CHARACTERS = 12;
+export const ACCESS_TOKEN_SCOPES = ['billing:read'] as const;
+export type AccessTokenScope = (typeof ACCESS_TOKEN_SCOPES)[number];
+/** The expiries a token can be given, in days; null: it never expires. */
+export const ACCESS_TOKEN_EXPIRIES = [7, 30, 90, null] as const;
+export type AccessTokenExpiry = (typeof ACCESS_TOKEN_EXPIRIES)[number];
+export const ACCESS_TOKEN_NAME_MAX = 64;
+/** Live (not revoked) tokens an organization may hold at once. */
+export const MAX_ACCESS_TOKENS = 25;
+/** Requests one token may make in a minute; past it, 429 until the minute is over. */
+export const ACCESS_TOKEN_REQUESTS_PER_MINUTE = 120;
+
+/** Whether a header value has the shape of one of our tokens (the guard then looks it up). */
+export function isAccessTokenShaped(value: string): boolean {
+  return /^mlt_[A-Za-z0-9_-]{43}$/.test(value);
+}
+
+/** The part of a token a list shows: "mlt_Ab12Cd34…". */
+export function accessTokenPrefix(token: string): string {
+  return token.slice(0, ACCESS_TOKEN_SHOWN_CHARACTERS);
+}
+
+const EXPIRY_MESSAGE = 'expires_in_days must be 7, 30, 90 or null (never)';
+
+export const accessTokenCreateSchema = z
+  .object({
+    name: plainTextSchema('Name', ACCESS_TOKEN_NAME_MAX).trim().min(1, 'Name is required'),
+    expires_in_days: z
+      .number({ error: EXPIRY_MESSAGE })
+      .int(EXPIRY_MESSAGE)
+      .min(7, EXPIRY_MESSAGE)
+      .max(90, EXPIRY_MESSAGE)
+      .refine(
+        (days) => (ACCESS_TOKEN_EXPIRIES as readonly unknown[]).includes(days),
+        EXPIRY_MESSAGE,
+      )
+      .nullable()
+      .describe('Days until it expires: 7, 30 or 90; null: never') as z.ZodType<AccessTokenExpiry>,
+    scope: z
+      .enum(ACCESS_TOKEN_SCOPES, { error: 'scope must be billing:read' })
+      .default('billing:read'),
+  })
+  .strict()
+  .meta({ id: 'AccessTokenCreate' });
+export type AccessTokenCreate = z.input<typeof accessTokenCreateSchema>;
+
+export const accessTokenSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scope: z.enum(ACCESS_TOKEN_SCOPES),
+    /** The token's first characters, to tell it apart: "mlt_Ab12Cd34". */
+    prefix: z.string(),
+    /** Who created it; null once that member is gone. */
+    created_by: z.string().nullable(),
+    /** Unix seconds. */
+    created_at: z.number().int(),
+    /** Unix seconds of its last accepted request (counted to the minute); null: never used. */
+    last_used_at: z.number().int().nullable(),
+    /** Unix seconds; null: it never expires. */
+    expires_at: z.number().int().nullable(),
+  })
+  .meta({ id: 'AccessToken' });
+export type AccessToken = z.infer<typeof accessTokenSchema>;
+
+export const accessTokenListSchema = z
+  .object({ tokens: z.array(accessTokenSchema) })
+  .meta({ id: 'AccessTokenList' });
+export type AccessTokenList = z.infer<typeof accessTokenListSchema>;
+
+export const accessTokenCreatedSchema = z
+  .object({
+    token: accessTokenSchema,
+    /** The token itself, answered this once: only its hash is kept. */
+    secret: z.string(),
+  })
+  .meta({ id: 'AccessTokenWithSecret' });
+export type AccessTokenCreated = z.infer<typeof accessTokenCreatedSchema>;
+
+export const accessTokenParamsSchema = z.object({
+  slug: slugSchema,
+  id: z
+    .string()
+    .max(60, 'Access token not found')
+    .regex(prefixedIdPattern('tok'), 'Access token not found'),
+});
+
+/** "Expires Dec 24, 2026" / "Never expires" / "Expired": the list's words, from unix seconds. */
+export function accessTokenExpiryState(
+  expiresAt: number | null,
+  nowSeconds: number,
+): 'never' | 'expired' | 'active' {
+  if (expiresAt === null) return 'never';
+  return expiresAt <= nowSeconds ? 'expired' : 'active';
+}
