@@ -25,12 +25,17 @@ const REQUESTS = 2_000;
 const BATCH = 5_000;
 const KEY = 'bench-metering-key-0123456789';
 const TARGETS = { upcomingP99: 25, invoicePageP99: 10, ingestionPerSecond: 50_000 };
+/** Issue 14, item 6: authenticated reads at 50 connections against a bare Fastify "hello". */
+const WIDE = 50;
+const WIDE_REQUESTS = 5_000;
+const READ_BUDGET = { shareOfHello: 0.25, p99: 20 };
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 const schema = databaseUrl ? `bench_${Date.now()}` : undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'meterline-bench-'));
 const port = 18_000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${port}`;
+const helloPort = port + 1000;
 
 async function prepareStore(): Promise<void> {
   const database = await openDatabase({
@@ -230,12 +235,13 @@ async function signIn(): Promise<string> {
 // A light client (node:http over kept-alive sockets, like wrk) so that the client's own work, on the same
 // two cores as the server, disturbs the measurement as little as it can.
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const wideAgent = new Agent({ keepAlive: true, maxSockets: WIDE });
 
-function get(path: string, cookie: string): Promise<number> {
+function get(url: string, cookie: string, via: Agent): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      `${base}${path}`,
-      { agent, headers: { cookie, version: '2' } },
+      url,
+      { agent: via, headers: { cookie, version: '2' } },
       (response) => {
         response.on('data', () => {});
         response.on('end', () => resolve(response.statusCode ?? 0));
@@ -248,9 +254,9 @@ function get(path: string, cookie: string): Promise<number> {
 }
 
 /** CPU time (ms) the server process has used so far, from /proc (Linux); null elsewhere. */
-function serverCpuMs(): number | null {
+function serverCpuMs(pid = server?.pid): number | null {
   try {
-    const stat = readFileSync(`/proc/${server?.pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
@@ -258,20 +264,35 @@ function serverCpuMs(): number | null {
   }
 }
 
+interface LoadOptions {
+  concurrency?: number;
+  requests?: number;
+  /** Another server than the product's (the baseline): its origin and process. */
+  origin?: string;
+  pid?: number | undefined;
+}
+
 async function load(
   path: string,
   cookie: string,
+  {
+    concurrency = CONCURRENCY,
+    requests = REQUESTS,
+    origin = base,
+    pid = server?.pid,
+  }: LoadOptions = {},
 ): Promise<{ p50: number; p99: number; rps: number; cpuPerRequest: number | null }> {
-  const cpuBefore = serverCpuMs();
+  const via = concurrency > CONCURRENCY ? wideAgent : agent;
+  const cpuBefore = serverCpuMs(pid);
   const latencies: number[] = [];
   let sent = 0;
   const began = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (sent < REQUESTS) {
+    Array.from({ length: concurrency }, async () => {
+      while (sent < requests) {
         sent++;
         const start = performance.now();
-        const status = await get(path, cookie);
+        const status = await get(`${origin}${path}`, cookie, via);
         if (status !== 200) throw new Error(`${path} answered ${status}`);
         latencies.push(performance.now() - start);
       }
@@ -281,7 +302,7 @@ async function load(
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  const cpuAfter = serverCpuMs();
+  const cpuAfter = serverCpuMs(pid);
   const cpuPerRequest =
     cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / latencies.length;
   if (process.env.BENCH_DETAIL) {
@@ -338,6 +359,64 @@ async function exportInvoices(cookie: string) {
   };
 }
 
+/** The baseline: bare Fastify in its own process (bench/hello.ts). */
+async function startHello(): Promise<ChildProcess> {
+  const file = fileURLToPath(new URL('./hello.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    env: { ...process.env, PORT: String(helloPort) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${helloPort}/hello`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('The hello server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Issue 14, item 6: the four reads of a billing page at 50 connections, each as a share of what a bare
+ * Fastify "hello" serves on this machine in the same run, with its p99. Each path is warmed up first.
+ */
+async function readsAtFifty(cookie: string): Promise<string> {
+  const hello = await startHello();
+  try {
+    const options = { concurrency: WIDE, requests: WIDE_REQUESTS };
+    const helloOptions = { ...options, origin: `http://127.0.0.1:${helloPort}`, pid: hello.pid };
+    await load('/hello', '', helloOptions);
+    const baseline = await load('/hello', '', helloOptions);
+    const org = '/platform/organizations/bench-co';
+    const reads: [string, string][] = [
+      ['upcoming invoice', `${org}/billing/invoices/upcoming`],
+      ['invoice page', `${org}/billing/invoices?offset=0&limit=5`],
+      ['subscription', `${org}/billing/subscription`],
+      ['organization', org],
+    ];
+    const lines = [
+      `At ${WIDE} connections, ${WIDE_REQUESTS.toLocaleString('en-US')} requests each (budget: at least ${READ_BUDGET.shareOfHello * 100} % of hello, p99 < ${READ_BUDGET.p99} ms):`,
+      `  bare Fastify hello   ${Math.round(baseline.rps)} req/s  p99 ${baseline.p99.toFixed(2)} ms`,
+    ];
+    for (const [name, path] of reads) {
+      await load(path, cookie, options);
+      const measured = await load(path, cookie, options);
+      const share = measured.rps / baseline.rps;
+      const ok = share >= READ_BUDGET.shareOfHello && measured.p99 < READ_BUDGET.p99;
+      lines.push(
+        `  ${name.padEnd(19)} ${Math.round(measured.rps)} req/s = ${(share * 100).toFixed(1)} % of hello  p99 ${measured.p99.toFixed(2)} ms  (${ok ? 'within budget' : 'OVER budget'})`,
+      );
+    }
+    return lines.join('\n');
+  } finally {
+    const exited = new Promise((resolve) => hello.once('exit', resolve));
+    hello.kill('SIGTERM');
+    await exited;
+  }
+}
+
 let server: ChildProcess | undefined;
 try {
   console.log(`Preparing the store (${databaseUrl ? 'PostgreSQL server' : 'embedded database'})…`);
@@ -360,6 +439,7 @@ try {
     cookie,
   );
   const exported = await exportInvoices(cookie);
+  const wide = await readsAtFifty(cookie);
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   // Server CPU per request: the service time that concurrent clients queue behind.
   const cpu = ({ cpuPerRequest }: { cpuPerRequest: number | null }) =>
@@ -372,6 +452,7 @@ ingestion            ${ingestion.events.toLocaleString('en-US')} events in ${ing
 upcoming invoice     p50 ${ms(upcoming.p50)}  p99 ${ms(upcoming.p99)}  ${Math.round(upcoming.rps)} req/s  ${cpu(upcoming)}  (target p99 < ${TARGETS.upcomingP99} ms: ${verdict(upcoming.p99 < TARGETS.upcomingP99)})
 invoice page (first) p50 ${ms(first.p50)}  p99 ${ms(first.p99)}  ${Math.round(first.rps)} req/s  ${cpu(first)}  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(first.p99 < TARGETS.invoicePageP99)})
 invoice page (last)  p50 ${ms(page.p50)}  p99 ${ms(page.p99)}  ${Math.round(page.rps)} req/s  ${cpu(page)}  (target p99 < ${TARGETS.invoicePageP99} ms: ${verdict(page.p99 < TARGETS.invoicePageP99)})
+${wide}
 invoices CSV export  ${exported.rows.toLocaleString('en-US')} rows, ${exported.mb.toFixed(1)} MB in ${exported.seconds.toFixed(2)} s; server memory ${exported.before === null ? 'unknown' : `${exported.before.toFixed(0)} MB before, ${exported.peak.toFixed(0)} MB at most while streaming (+${(exported.peak - exported.before).toFixed(0)} MB)`}
 `);
 } finally {
