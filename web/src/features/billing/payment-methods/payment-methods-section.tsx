@@ -76,7 +76,7 @@ function PaymentMethods({
       />
     );
   } else {
-    const cards = sortDefaultFirst(methods.data.data);
+    const cards = sortDefaultAndBackupFirst(methods.data.data);
     body = (
       <ul aria-label="Cards" className="divide-y rounded-md border">
         {cards.map((method) => (
@@ -87,6 +87,7 @@ function PaymentMethods({
             planId={planId}
             cardCount={cards.length}
             canWrite={canWrite}
+            hasOtherBackup={cards.some((other) => other.is_backup && other.id !== method.id)}
           />
         ))}
       </ul>
@@ -119,9 +120,10 @@ function PaymentMethods({
   );
 }
 
-/** The default card first, then the rest in the order the API gave. */
-function sortDefaultFirst(methods: PaymentMethod[]): PaymentMethod[] {
-  return [...methods].sort((a, b) => Number(b.is_default) - Number(a.is_default));
+/** The default card first, the backup card next, then the rest in the order the API gave. */
+function sortDefaultAndBackupFirst(methods: PaymentMethod[]): PaymentMethod[] {
+  const rank = (method: PaymentMethod) => (method.is_default ? 0 : method.is_backup ? 1 : 2);
+  return [...methods].sort((a, b) => rank(a) - rank(b));
 }
 
 function AddCardButton({
