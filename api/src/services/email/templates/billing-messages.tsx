@@ -134,10 +134,11 @@ export function paymentFailedMessage(
   },
 ): BillingMessage {
   const amount = formatCents(payment.amountCents);
+  const cards = payment.backup ? 'both cards' : 'the card';
   const next =
     payment.nextAttemptAt === null
-      ? 'We will not try the card again on our own.'
-      : `We try the card again on ${formatInvoiceDate(payment.nextAttemptAt)}.`;
+      ? `We will not try ${cards} again on our own.`
+      : `We try ${cards} again on ${formatInvoiceDate(payment.nextAttemptAt)}.`;
   return {
     subject: `Payment of ${amount} failed for invoice ${payment.invoiceNumber}`,
     element: (

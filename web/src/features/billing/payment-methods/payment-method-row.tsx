@@ -170,10 +170,7 @@ function CardMenu({
       return;
     }
     makeBackup.mutate(method.id, {
-      onSuccess: () =>
-        toast.success(
-          `The card ending with ${last4} is now the backup card: it is charged if the default card is declined`,
-        ),
+      onSuccess: () => toast.success(`The card ending with ${last4} is now the backup card`),
       onError: (error) => toast.error(`Failed to set the backup card: ${messageOf(error)}`),
     });
   };

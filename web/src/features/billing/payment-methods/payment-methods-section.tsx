@@ -55,6 +55,7 @@ function PaymentMethods({
   const methods = usePaymentMethodsQuery(slug);
   const [adding, setAdding] = useState(false);
   const queryClient = useQueryClient();
+  const hasBackup = methods.data?.data.some((method) => method.is_backup) ?? false;
 
   let body;
   if (methods.isPending) body = <PaymentMethodsSkeleton />;
@@ -98,7 +99,8 @@ function PaymentMethods({
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-muted-foreground">
-          Invoices are charged to the default card at the end of each billing cycle.
+          Invoices are charged to the default card at the end of each billing cycle
+          {hasBackup ? ', or to the backup card when the default card is declined.' : '.'}
         </p>
         <AddCardButton
           canWrite={canWrite}
