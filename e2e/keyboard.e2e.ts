@@ -83,6 +83,8 @@ describe('closing a dialog gives focus back to the control that opened it', () =
       // Each key once its step has happened: an early Enter would make the card the default.
       await expectFocusOn(page, page.getByRole('menuitem', { name: 'Make default' }));
       await page.keyboard.press('ArrowDown');
+      await expectFocusOn(page, page.getByRole('menuitem', { name: /Use as backup/ }));
+      await page.keyboard.press('ArrowDown');
       await expectFocusOn(page, page.getByRole('menuitem', { name: /Delete/ }));
       await page.keyboard.press('Enter');
       // The brand once: "Mastercard", not "the Mastercard card".

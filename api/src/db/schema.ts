@@ -177,6 +177,8 @@ export interface PaymentMethodsTable {
   exp_month: number;
   exp_year: number;
   is_default: Generated<boolean>;
+  /** Charged once when the default card declines an automatic collection; never the default too. */
+  is_backup: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -265,6 +267,8 @@ export interface ChargesTable {
   refund_reason: ColumnType<string | null, never, string | null>;
   refund_ref: ColumnType<string | null, never, string | null>;
   refunded_at: ColumnType<Date | null, never, Date | null>;
+  /** A backup card's charge: the default card's declined charge of the same attempt it stands in for. */
+  backup_of_charge_id: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export type PlanChangeStatus = 'pending' | 'applied' | 'failed' | 'expired';

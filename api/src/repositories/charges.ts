@@ -20,6 +20,8 @@ export interface NewCharge {
   at: Date;
   /** Wall-clock time of the provider call the writer is about to make (its lease on the charge). */
   attemptedAt: Date;
+  /** A backup card's charge: the default card's declined charge it stands in for. */
+  backupOfChargeId?: string;
 }
 
 export function findChargeByKey(db: Db, idempotencyKey: string): Promise<ChargeRow | undefined> {
@@ -57,6 +59,7 @@ export async function insertPendingCharge(
       created_at: charge.at,
       updated_at: charge.at,
       attempted_at: charge.attemptedAt,
+      ...(charge.backupOfChargeId ? { backup_of_charge_id: charge.backupOfChargeId } : {}),
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .returningAll()

@@ -56,6 +56,7 @@ export async function insertPaymentMethod(
 type MethodRow = {
   id: string;
   is_default: boolean;
+  is_backup: boolean;
   brand: string;
   last4: string;
   exp_month: number;
@@ -72,6 +73,7 @@ export function toPaymentMethod(
   return {
     id: row.id,
     is_default: row.is_default,
+    is_backup: row.is_backup,
     card: { brand: row.brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year },
     type: 'card',
     created: Math.floor(row.created_at.getTime() / 1000),
@@ -83,6 +85,7 @@ export function toPaymentMethod(
 const COLUMNS = [
   'id',
   'is_default',
+  'is_backup',
   'brand',
   'last4',
   'exp_month',
@@ -136,6 +139,7 @@ export async function lockPaymentMethods(db: Db, organizationId: string): Promis
     .executeTakeFirstOrThrow();
 }
 
+/** Makes a card the default; the backup made the default is the backup no more (never both). */
 export async function makeDefaultPaymentMethod(
   db: Db,
   organizationId: string,
@@ -150,7 +154,42 @@ export async function makeDefaultPaymentMethod(
     .execute();
   await db
     .updateTable('payment_methods')
-    .set({ is_default: true })
+    .set({ is_default: true, is_backup: false })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', paymentMethodId)
+    .execute();
+}
+
+/** The organization's backup card, if it has one. */
+export function getBackupPaymentMethod(db: Db, organizationId: string) {
+  return db
+    .selectFrom('payment_methods')
+    .select(['id', 'provider', 'provider_payment_method_id', 'last4', 'brand'])
+    .where('organization_id', '=', organizationId)
+    .where('is_backup', '=', true)
+    .executeTakeFirst();
+}
+
+/**
+ * Marks a card as the backup (the earlier backup, if another, is unmarked first: one per organization),
+ * or, with null, leaves the organization without one. The caller holds lockPaymentMethods.
+ */
+export async function markBackupPaymentMethod(
+  db: Db,
+  organizationId: string,
+  paymentMethodId: string | null,
+): Promise<void> {
+  let unmark = db
+    .updateTable('payment_methods')
+    .set({ is_backup: false })
+    .where('organization_id', '=', organizationId)
+    .where('is_backup', '=', true);
+  if (paymentMethodId !== null) unmark = unmark.where('id', '<>', paymentMethodId);
+  await unmark.execute();
+  if (paymentMethodId === null) return;
+  await db
+    .updateTable('payment_methods')
+    .set({ is_backup: true })
     .where('organization_id', '=', organizationId)
     .where('id', '=', paymentMethodId)
     .execute();

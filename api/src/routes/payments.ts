@@ -1,6 +1,7 @@
 import {
   attachPaymentMethodBodySchema,
   attachPaymentMethodResponseSchema,
+  backupPaymentMethodResponseSchema,
   defaultPaymentMethodResponseSchema,
   deletePaymentMethodBodySchema,
   deletedPaymentMethodSchema,
@@ -8,6 +9,7 @@ import {
   orgParamsSchema,
   paymentMethodsSchema,
   paymentsConfigSchema,
+  setBackupPaymentMethodBodySchema,
   setDefaultPaymentMethodBodySchema,
   setupIntentBodySchema,
   setupIntentResponseSchema,
@@ -16,6 +18,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
+import {
+  removeBackupPaymentMethod,
+  setBackupPaymentMethod,
+} from '../services/payments/backup-payment-method.ts';
 import { organizationCards } from '../services/payments/organization-cards.ts';
 import {
   attachSetupIntent,
@@ -38,7 +44,7 @@ const versionHeadersSchema = z.looseObject({
   version: z.enum(['1', '2']).optional().describe('API version; the web app sends 2.'),
 });
 
-/** The organization's cards: list, add (setup intent, then attach), make default, remove. */
+/** The organization's cards: list, add (setup intent, then attach), make default or backup, remove. */
 const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = async (
   app,
   deps,
@@ -149,6 +155,52 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
         organizationId: requireOrg(request).organizationId,
         paymentMethodId: request.body.payment_method_id,
       }),
+  );
+
+  app.put(
+    `${url}/backup`,
+    {
+      config: writeMethods,
+      schema: {
+        tags: ['payments'],
+        summary: 'Make a card the backup, charged when the default card declines (no charge now)',
+        description:
+          'When the billing engine finds the default card declined while collecting an invoice, it ' +
+          'charges the backup card once in the same attempt. One backup per organization: marking ' +
+          'another card moves the mark. 409 for the default card (making the backup the default later ' +
+          "clears its mark); 404 for a card that is not the organization's. Pay Now, plan changes and " +
+          'top-ups never fall back to it.',
+        params: orgParamsSchema,
+        body: setBackupPaymentMethodBodySchema,
+        response: {
+          200: backupPaymentMethodResponseSchema,
+          400: errorResponseSchema,
+          409: errorResponseSchema,
+          ...errors,
+        },
+      },
+    },
+    async (request) =>
+      setBackupPaymentMethod(db, {
+        organizationId: requireOrg(request).organizationId,
+        paymentMethodId: request.body.payment_method_id,
+      }),
+  );
+
+  app.delete(
+    `${url}/backup`,
+    {
+      config: writeMethods,
+      schema: {
+        tags: ['payments'],
+        summary: 'Leave the organization without a backup card (the card itself stays)',
+        description: 'Answers `backupPaymentMethodId: null`, also when there was no backup.',
+        params: orgParamsSchema,
+        response: { 200: backupPaymentMethodResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      removeBackupPaymentMethod(db, { organizationId: requireOrg(request).organizationId }),
   );
 
   app.delete(

@@ -72,7 +72,7 @@ async function makeDefault(db: Db, organizationId: string, paymentMethodId: stri
     .execute();
   await db
     .updateTable('payment_methods')
-    .set({ is_default: true })
+    .set({ is_default: true, is_backup: false })
     .where('id', '=', paymentMethodId)
     .execute();
 }

@@ -112,6 +112,7 @@ export interface PaymentMethodsBody {
   data: {
     id: string;
     is_default: boolean;
+    is_backup: boolean;
     card: { brand: string; last4: string; exp_month: number; exp_year: number };
   }[];
   defaultPaymentMethodId: string | null;

@@ -29,6 +29,12 @@ export const paymentMethodSchema = z
   .object({
     id: z.string(),
     is_default: z.boolean(),
+    is_backup: z
+      .boolean()
+      .describe(
+        'The backup card: charged once, in the same attempt, when the engine finds the default ' +
+          'card declined. At most one per organization, never the default',
+      ),
     card: cardSchema,
     type: z.literal('card').describe('Cards are the only payment methods kept'),
     created: z.number().int().describe('When it was added, unix seconds'),
@@ -52,14 +58,18 @@ export const paymentMethodsSchema = z
   .meta({ id: 'PaymentMethods' });
 export type PaymentMethods = z.infer<typeof paymentMethodsSchema>;
 
-export type CardBadge = 'Expiring soon' | 'Expired' | 'Active';
+export type CardBadge = 'Expiring soon' | 'Expired' | 'Active' | 'Backup';
 
 /**
  * The badges of a card (spec: "Expiring soon" in its expiry month, "Expired" after it, "Active" when it is
- * the default). A card expires at the end of its expiry month, UTC.
+ * the default; and "Backup" for the backup card). A card expires at the end of its expiry month, UTC.
  */
 export function cardBadges(
-  method: { is_default: boolean; card: { exp_month: number; exp_year: number } },
+  method: {
+    is_default: boolean;
+    is_backup?: boolean;
+    card: { exp_month: number; exp_year: number };
+  },
   nowUnixSeconds: number,
 ): CardBadge[] {
   const now = new Date(nowUnixSeconds * 1000);
@@ -69,6 +79,7 @@ export function cardBadges(
   if (expiry < current) badges.push('Expired');
   else if (expiry === current) badges.push('Expiring soon');
   if (method.is_default) badges.push('Active');
+  if (method.is_backup) badges.push('Backup');
   return badges;
 }
 

@@ -42,6 +42,8 @@ export const ORGANIZATION_OPERATIONS = {
   'GET /platform/organizations/{slug}/payments': 'billing_read:payment_methods',
   'DELETE /platform/organizations/{slug}/payments': 'billing_write:payment_methods',
   'POST /platform/organizations/{slug}/payments/attach': 'billing_write:payment_methods',
+  'PUT /platform/organizations/{slug}/payments/backup': 'billing_write:payment_methods',
+  'DELETE /platform/organizations/{slug}/payments/backup': 'billing_write:payment_methods',
   'PUT /platform/organizations/{slug}/payments/default': 'billing_write:payment_methods',
   'POST /platform/organizations/{slug}/payments/setup-intent': 'billing_write:payment_methods',
   'GET /platform/organizations/{slug}/projects': 'billing_read:subscriptions',

@@ -29,6 +29,8 @@ export const mutationKeys = {
   setupIntent: ['payment-methods', 'setup-intent'] as const,
   attachPaymentMethod: ['payment-methods', 'attach'] as const,
   setDefaultPaymentMethod: ['payment-methods', 'set-default'] as const,
+  setBackupPaymentMethod: ['payment-methods', 'set-backup'] as const,
+  removeBackupPaymentMethod: ['payment-methods', 'remove-backup'] as const,
   deletePaymentMethod: ['payment-methods', 'delete'] as const,
   topUpCredits: ['credits', 'top-up'] as const,
   payInvoice: ['invoices', 'pay'] as const,
@@ -82,7 +84,12 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
   setupIntent: async () => undefined,
   attachPaymentMethod: (queryClient) =>
     queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+  // Making the backup card the default also clears its backup mark: the list answers both.
   setDefaultPaymentMethod: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+  setBackupPaymentMethod: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+  removeBackupPaymentMethod: (queryClient) =>
     queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
   deletePaymentMethod: (queryClient) =>
     queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),

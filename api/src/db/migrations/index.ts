@@ -21,6 +21,7 @@ import * as lineIncludedQuantity from './0019-line-included-quantity.ts';
 import * as emailOutbox from './0021-email-outbox.ts';
 import * as spendAlerts from './0022-spend-alerts.ts';
 import * as webhooks from './0023-webhooks.ts';
+import * as backupCard from './0025-backup-card.ts';
 import * as accessTokens from './0026-access-tokens.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0021-email-outbox': emailOutbox,
   '0022-spend-alerts': spendAlerts,
   '0023-webhooks': webhooks,
+  '0025-backup-card': backupCard,
   '0026-access-tokens': accessTokens,
 };

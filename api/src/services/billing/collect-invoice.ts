@@ -13,6 +13,7 @@ import type { PaymentDeps } from '../payments/payment-deps.ts';
 import type { PaymentIntentState } from '../payments/payment-gateway.ts';
 import { refundOwed } from '../payments/refund-charge.ts';
 import { settleChargeIn } from '../payments/settle-charge.ts';
+import { chargeBackupCard, type BackupAttempt } from './charge-backup-card.ts';
 import { newId } from './ids.ts';
 
 /** Automatic retries after a failed charge: days after finalization. */
@@ -104,7 +105,8 @@ export async function collectInvoice(
         .execute();
     }
     if (earlier) {
-      // This attempt was made before and has ended (its outcome settled above): count it, once.
+      // This attempt was made before and has ended (its outcome settled above): count it, once (after
+      // its backup charge, when the default card declined and that was not made yet).
       if (earlier.status !== 'failed') return { skip: 'payment_in_progress' as const };
       return { invoice, attempt, key, method: null, chargeId: earlier.id, ended: earlier };
     }
@@ -159,25 +161,56 @@ export async function collectInvoice(
     outcome = { status: 'failed', providerRef: null, message: NO_DEFAULT_CARD };
   }
 
+  const firstCardId = ended ? ended.payment_method_id : (method?.id ?? null);
+  // A decline of the default card in the engine's attempt: the backup card is tried once (decision 016).
+  const backup: BackupAttempt =
+    options.trigger === 'automatic' && chargeId
+      ? await chargeBackupCard(
+          deps,
+          invoice,
+          {
+            chargeId,
+            key,
+            paymentMethodId: firstCardId,
+            outcome,
+            ended: ended !== null,
+          },
+          options.at,
+        )
+      : { status: 'not_tried' };
+  if (backup.status === 'in_flight') return { status: 'skipped', reason: 'payment_in_progress' };
+  const tried = backup.status === 'tried' ? backup : null;
+
   const result = await db.transaction().execute(async (trx) => {
-    const charge =
+    const firstCharge =
       chargeId && !ended
         ? await settleChargeIn(trx, chargeId, outcome, options.at, clock.now())
         : null;
-    if (charge?.status === 'succeeded') return { result: { status: 'paid' } as const, charge };
-    if (outcome.status === 'requires_action') {
+    const backupCharge =
+      tried && !tried.ended
+        ? await settleChargeIn(trx, tried.chargeId, tried.outcome, options.at, clock.now())
+        : null;
+    // What decides the attempt: the backup card's charge when it was made, else the default card's.
+    const charge = tried ? backupCharge : firstCharge;
+    const decisive = tried ? tried.outcome : outcome;
+    const charges = [firstCharge, backupCharge].filter((row) => row !== null);
+    if (charge?.status === 'succeeded') return { result: { status: 'paid' } as const, charges };
+    if (decisive.status === 'requires_action') {
       return {
-        result: { status: 'requires_action', clientSecret: outcome.clientSecret } as const,
-        charge,
+        result: { status: 'requires_action', clientSecret: decisive.clientSecret } as const,
+        charges,
       };
     }
-    if (outcome.status === 'processing')
-      return { result: { status: 'processing' } as const, charge };
+    if (decisive.status === 'processing')
+      return { result: { status: 'processing' } as const, charges };
     const current = await lockInvoice(trx, invoiceId);
     if (!current || current.status !== 'open') {
-      return { result: { status: 'skipped', reason: 'not_open' } as const, charge };
+      return { result: { status: 'skipped', reason: 'not_open' } as const, charges };
     }
+    // The default card's answer leads; the backup card's, when it was tried too, follows it.
     const message = outcome.status === 'failed' ? outcome.message : 'Payment failed.';
+    const backupMessage =
+      tried?.outcome.status === 'failed' ? tried.outcome.message : tried ? 'Payment failed.' : null;
     if (options.trigger !== 'automatic') {
       await trx
         .updateTable('invoices')
@@ -190,7 +223,7 @@ export async function collectInvoice(
           message,
           nextAttemptAt: current.next_payment_attempt_at,
         } as const,
-        charge,
+        charges,
       };
     }
     const retryDays = RETRY_DAYS[attempt - 1];
@@ -214,7 +247,10 @@ export async function collectInvoice(
       invoiceNumber: current.number,
       amountCents: current.amount_due_cents,
       reason: message,
-      card: await cardLabel(trx, charge?.payment_method_id ?? null),
+      card: await cardLabel(trx, firstCardId),
+      ...(tried && backupMessage !== null
+        ? { backup: { card: await cardLabel(trx, tried.paymentMethodId), reason: backupMessage } }
+        : {}),
       nextAttemptAt: nextAttemptAt ? Math.floor(nextAttemptAt.getTime() / 1000) : null,
     });
     await enqueueWebhookEvent(
@@ -230,13 +266,14 @@ export async function collectInvoice(
         currency: 'usd',
         attempt_count: attempt,
         failure_message: message,
+        backup_card_failure_message: backupMessage,
         next_payment_attempt: nextAttemptAt ? Math.floor(nextAttemptAt.getTime() / 1000) : null,
       },
       `${invoiceId}:${attempt}`,
     );
-    return { result: { status: 'failed', message, nextAttemptAt } as const, charge };
+    return { result: { status: 'failed', message, nextAttemptAt } as const, charges };
   });
   // Money taken for an invoice paid meanwhile goes back at once (after commit).
-  if (result.charge) await refundOwed(deps, result.charge);
+  for (const charge of result.charges) await refundOwed(deps, charge);
   return result.result;
 }

@@ -27,6 +27,8 @@ export type EmailPayload =
       amountCents: number;
       paidAt: number;
       card: string | null;
+      /** Paid by the backup card after the default card declined (absent before decision 016). */
+      paidWithBackup?: boolean;
     }
   | {
       kind: 'payment.failed';
@@ -36,6 +38,8 @@ export type EmailPayload =
       amountCents: number;
       reason: string;
       card: string | null;
+      /** The backup card, tried in the same attempt after the default card declined, and its answer. */
+      backup?: { card: string | null; reason: string };
       nextAttemptAt: number | null;
     }
   | {

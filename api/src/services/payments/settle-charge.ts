@@ -210,6 +210,7 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string
     amountCents: invoice.amount_due_cents,
     paidAt: Math.floor(at.getTime() / 1000),
     card: await cardLabel(trx, charge.payment_method_id),
+    ...(charge.backup_of_charge_id ? { paidWithBackup: true } : {}),
   });
   await enqueueWebhookEvent(
     trx,
@@ -224,6 +225,8 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string
       currency: 'usd',
       paid_at: Math.floor(at.getTime() / 1000),
       charge_id: charge.id,
+      // The engine fell back to the backup card after the default card declined (decision 016).
+      paid_with_backup_card: charge.backup_of_charge_id !== null,
     },
     invoice.id,
   );

@@ -40,6 +40,7 @@ const VISA = {
   has_address: false,
   last_charge: null,
   is_default: true,
+  is_backup: false,
   card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2099 },
 };
 const subscription = recordedBilling.subscription.acmePro;

@@ -84,6 +84,7 @@ export function paymentSucceededMessage(
     amountCents: number;
     paidAt: number;
     card: string | null;
+    paidWithBackup?: boolean;
     pdfUrl: string;
   },
 ): BillingMessage {
@@ -99,6 +100,13 @@ export function paymentSucceededMessage(
         action={{ label: 'Download the PDF', href: payment.pdfUrl }}
       >
         <Paragraph>Thank you: invoice {payment.invoiceNumber} is paid.</Paragraph>
+        {payment.paidWithBackup ? (
+          <Paragraph>
+            The default card declined this payment, so we charged the backup card
+            {payment.card ? `, ${payment.card}` : ''}, instead. Check the default card on the
+            billing page before the next invoice.
+          </Paragraph>
+        ) : null}
         <Facts
           rows={[
             ['Invoice', payment.invoiceNumber],
@@ -119,16 +127,18 @@ export function paymentFailedMessage(
     amountCents: number;
     reason: string;
     card: string | null;
+    backup?: { card: string | null; reason: string };
     /** Unix seconds of the next automatic attempt, or null when there is none. */
     nextAttemptAt: number | null;
     payUrl: string;
   },
 ): BillingMessage {
   const amount = formatCents(payment.amountCents);
+  const cards = payment.backup ? 'both cards' : 'the card';
   const next =
     payment.nextAttemptAt === null
-      ? 'We will not try the card again on our own.'
-      : `We try the card again on ${formatInvoiceDate(payment.nextAttemptAt)}.`;
+      ? `We will not try ${cards} again on our own.`
+      : `We try ${cards} again on ${formatInvoiceDate(payment.nextAttemptAt)}.`;
   return {
     subject: `Payment of ${amount} failed for invoice ${payment.invoiceNumber}`,
     element: (
@@ -143,6 +153,12 @@ export function paymentFailedMessage(
           We could not collect {amount} for invoice {payment.invoiceNumber}
           {payment.card ? ` from ${payment.card}` : ''}: {payment.reason}
         </Paragraph>
+        {payment.backup ? (
+          <Paragraph>
+            We also tried the backup card{payment.backup.card ? `, ${payment.backup.card},` : ''}{' '}
+            and it was declined too: {payment.backup.reason}
+          </Paragraph>
+        ) : null}
         <Paragraph>
           {next} An invoice left unpaid for 14 days restricts the organization&apos;s projects until
           it is paid. Pay it now with another card, or replace the default card on the billing page.

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  backupCardRefusal,
   canDeletePaymentMethod,
   cardBadges,
   cardBrandName,
@@ -9,13 +10,23 @@ import {
   type PaymentMethod,
   type PlanId,
 } from '@meterline/domain';
-import { AlertTriangle, CreditCard, Loader2, MoreHorizontal, Star, Trash2 } from 'lucide-react';
+import {
+  AlertTriangle,
+  CreditCard,
+  LifeBuoy,
+  Loader2,
+  MoreHorizontal,
+  Star,
+  Trash2,
+} from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { toast } from 'sonner';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { useBackupPaymentMethodMutation } from '../../../data/backup-payment-method-mutation';
 import { useDefaultPaymentMethodMutation } from '../../../data/default-payment-method-mutation';
 import { useDeletePaymentMethodMutation } from '../../../data/delete-payment-method-mutation';
+import { useRemoveBackupPaymentMethodMutation } from '../../../data/remove-backup-payment-method-mutation';
 import { menuContent, menuItem } from '../../../layout/menu-styles';
 import { useNow } from '../../../lib/use-now';
 import { Dialog } from '../../../payments/ui/dialog';
@@ -24,6 +35,7 @@ const BADGE_TONES: Record<CardBadge, BadgeTone> = {
   'Expiring soon': 'warning',
   Expired: 'destructive',
   Active: 'success',
+  Backup: 'primary',
 };
 
 function messageOf(error: unknown): string {
@@ -35,6 +47,18 @@ export function formatCardExpiry(card: PaymentMethod['card']): string {
   return `${String(card.exp_month).padStart(2, '0')}/${card.exp_year}`;
 }
 
+/** What the backup item of the menu does, in one short line. */
+function backupHint(
+  method: PaymentMethod,
+  refusal: string | null,
+  hasOtherBackup: boolean,
+): string {
+  if (refusal) return refusal;
+  if (method.is_backup) return 'The card stays; only the default card will be charged';
+  if (hasOtherBackup) return 'Replaces the current backup card';
+  return 'Charged once if the default card is declined';
+}
+
 /** One card: brand, last four, expiry, badges, and (with write permission) its menu. */
 export function PaymentMethodRow({
   slug,
@@ -42,12 +66,15 @@ export function PaymentMethodRow({
   planId,
   cardCount,
   canWrite,
+  hasOtherBackup,
 }: {
   slug: string;
   method: PaymentMethod;
   planId: PlanId;
   cardCount: number;
   canWrite: boolean;
+  /** Another card of the organization is the backup: marking this one moves the mark. */
+  hasOtherBackup: boolean;
 }) {
   const now = useNow();
   const { card } = method;
@@ -81,6 +108,7 @@ export function PaymentMethodRow({
           {expired ? 'Expired' : 'Expires'}{' '}
           <span className="tabular-nums">{formatCardExpiry(card)}</span>
           {method.is_default ? ' · Default for invoices' : null}
+          {method.is_backup ? ' · Charged if the default card is declined' : null}
         </p>
         {declined ? (
           <p className="mt-1 flex items-start gap-1.5 text-xs text-destructive">
@@ -97,6 +125,7 @@ export function PaymentMethodRow({
           slug={slug}
           method={method}
           deletable={canDeletePaymentMethod(method, { planId, cardCount })}
+          hasOtherBackup={hasOtherBackup}
         />
       ) : null}
     </li>
@@ -107,15 +136,20 @@ function CardMenu({
   slug,
   method,
   deletable,
+  hasOtherBackup,
 }: {
   slug: string;
   method: PaymentMethod;
   deletable: boolean;
+  hasOtherBackup: boolean;
 }) {
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const makeDefault = useDefaultPaymentMethodMutation(slug);
+  const makeBackup = useBackupPaymentMethodMutation(slug);
+  const removeBackup = useRemoveBackupPaymentMethodMutation(slug);
   const { last4 } = method.card;
-  const busy = makeDefault.isPending;
+  const busy = makeDefault.isPending || makeBackup.isPending || removeBackup.isPending;
+  const backupRefusal = backupCardRefusal(method);
 
   const onMakeDefault = () => {
     makeDefault.mutate(method.id, {
@@ -123,6 +157,21 @@ function CardMenu({
         toast.success(`Successfully changed payment method to the card ending with ${last4}`),
       onError: (error) =>
         toast.error(`Failed to mark payment method as default: ${messageOf(error)}`),
+    });
+  };
+
+  const onToggleBackup = () => {
+    if (method.is_backup) {
+      removeBackup.mutate(undefined, {
+        onSuccess: () =>
+          toast.success(`The card ending with ${last4} is no longer the backup card`),
+        onError: (error) => toast.error(`Failed to remove the backup card: ${messageOf(error)}`),
+      });
+      return;
+    }
+    makeBackup.mutate(method.id, {
+      onSuccess: () => toast.success(`The card ending with ${last4} is now the backup card`),
+      onError: (error) => toast.error(`Failed to set the backup card: ${messageOf(error)}`),
     });
   };
 
@@ -152,6 +201,21 @@ function CardMenu({
             >
               <Star aria-hidden className="text-muted-foreground" />
               {method.is_default ? 'Default card' : 'Make default'}
+            </DropdownMenu.Item>
+            <DropdownMenu.Item
+              className={`${menuItem} items-start`}
+              disabled={backupRefusal !== null}
+              onSelect={onToggleBackup}
+            >
+              <LifeBuoy aria-hidden className="mt-0.5 text-muted-foreground" />
+              <span className="min-w-0">
+                <span className="block">
+                  {method.is_backup ? 'Remove backup' : 'Use as backup'}
+                </span>
+                <span className="block text-xs text-muted-foreground">
+                  {backupHint(method, backupRefusal, hasOtherBackup)}
+                </span>
+              </span>
             </DropdownMenu.Item>
             <DropdownMenu.Item
               className={`${menuItem} items-start`}

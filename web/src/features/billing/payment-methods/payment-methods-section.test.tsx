@@ -149,6 +149,61 @@ describe('Payment methods section', () => {
     expect((await getPaymentMethods('acme-pro')).data).toHaveLength(data.length);
   });
 
+  it('marks a card as the backup from its menu, shows the badge, and removes the mark again', async () => {
+    await transport().signIn('owner@example.com');
+    const { user, region, card, cards } = renderSection();
+    await within(region()).findByText('4444');
+    expect(within(region()).queryByText('Backup')).not.toBeInTheDocument();
+
+    // The default card cannot be the backup: its item says why.
+    await user.click(
+      within(region()).getByRole('button', { name: 'Manage card ending with 4242' }),
+    );
+    let menu = await screen.findByRole('menu');
+    const refused = within(menu).getByRole('menuitem', { name: /Use as backup/ });
+    expect(refused).toHaveAttribute('aria-disabled', 'true');
+    expect(refused).toHaveTextContent('The default card cannot also be the backup card');
+    await user.keyboard('{Escape}');
+
+    await user.click(
+      within(region()).getByRole('button', { name: 'Manage card ending with 4444' }),
+    );
+    menu = await screen.findByRole('menu');
+    await user.click(within(menu).getByRole('menuitem', { name: /Use as backup/ }));
+    expect(
+      await screen.findByText(/The card ending with 4444 is now the backup card/),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(card('4444')).getByText('Backup')).toBeInTheDocument());
+    expect(card('4444')).toHaveTextContent('Charged if the default card is declined');
+    expect(within(card('4242')).queryByText('Backup')).not.toBeInTheDocument();
+    // The default first, the backup next.
+    expect(
+      cards().map((item) => (item.textContent?.includes('4444') ? 'backup' : 'other')),
+    ).toEqual(['other', 'backup']);
+    expect(
+      (await getPaymentMethods('acme-pro')).data.find((method) => method.card.last4 === '4444')
+        ?.is_backup,
+    ).toBe(true);
+
+    await user.click(
+      within(region()).getByRole('button', { name: 'Manage card ending with 4444' }),
+    );
+    menu = await screen.findByRole('menu');
+    await user.click(within(menu).getByRole('menuitem', { name: /Remove backup/ }));
+    expect(
+      await screen.findByText('The card ending with 4444 is no longer the backup card'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(region()).queryByText('Backup')).not.toBeInTheDocument());
+    expect(
+      transport()
+        .writes()
+        .map(({ method, path }) => `${method} ${path}`),
+    ).toEqual([
+      'PUT /platform/organizations/acme-pro/payments/backup',
+      'DELETE /platform/organizations/acme-pro/payments/backup',
+    ]);
+  });
+
   describe('adding a card', () => {
     beforeEach(async () => {
       await transport().signIn('owner@example.com');

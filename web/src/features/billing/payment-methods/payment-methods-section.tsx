@@ -55,6 +55,7 @@ function PaymentMethods({
   const methods = usePaymentMethodsQuery(slug);
   const [adding, setAdding] = useState(false);
   const queryClient = useQueryClient();
+  const hasBackup = methods.data?.data.some((method) => method.is_backup) ?? false;
 
   let body;
   if (methods.isPending) body = <PaymentMethodsSkeleton />;
@@ -76,7 +77,7 @@ function PaymentMethods({
       />
     );
   } else {
-    const cards = sortDefaultFirst(methods.data.data);
+    const cards = sortDefaultAndBackupFirst(methods.data.data);
     body = (
       <ul aria-label="Cards" className="divide-y rounded-md border">
         {cards.map((method) => (
@@ -87,6 +88,7 @@ function PaymentMethods({
             planId={planId}
             cardCount={cards.length}
             canWrite={canWrite}
+            hasOtherBackup={cards.some((other) => other.is_backup && other.id !== method.id)}
           />
         ))}
       </ul>
@@ -97,7 +99,8 @@ function PaymentMethods({
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-muted-foreground">
-          Invoices are charged to the default card at the end of each billing cycle.
+          Invoices are charged to the default card at the end of each billing cycle
+          {hasBackup ? ', or to the backup card when the default card is declined.' : '.'}
         </p>
         <AddCardButton
           canWrite={canWrite}
@@ -119,9 +122,10 @@ function PaymentMethods({
   );
 }
 
-/** The default card first, then the rest in the order the API gave. */
-function sortDefaultFirst(methods: PaymentMethod[]): PaymentMethod[] {
-  return [...methods].sort((a, b) => Number(b.is_default) - Number(a.is_default));
+/** The default card first, the backup card next, then the rest in the order the API gave. */
+function sortDefaultAndBackupFirst(methods: PaymentMethod[]): PaymentMethod[] {
+  const rank = (method: PaymentMethod) => (method.is_default ? 0 : method.is_backup ? 1 : 2);
+  return [...methods].sort((a, b) => rank(a) - rank(b));
 }
 
 function AddCardButton({

@@ -1,0 +1,41 @@
+import { backupCardRefusal, type BackupPaymentMethod } from '@meterline/domain';
+import type { Db } from '../../db/database.ts';
+import { HttpError } from '../../plugins/errors.ts';
+import {
+  findPaymentMethod,
+  lockPaymentMethods,
+  markBackupPaymentMethod,
+} from '../../repositories/payment-methods.ts';
+import { PAYMENT_METHOD_NOT_FOUND } from './payment-methods.ts';
+
+/**
+ * PUT /payments/backup: marks one of the organization's cards as its backup, in place of any earlier one.
+ * Another organization's card is not found; the default card is refused (409). Marking the backup again
+ * answers the same. Under the organization's card lock, as making a card the default or removing one.
+ */
+export function setBackupPaymentMethod(
+  db: Db,
+  input: { organizationId: string; paymentMethodId: string },
+): Promise<BackupPaymentMethod> {
+  return db.transaction().execute(async (trx) => {
+    await lockPaymentMethods(trx, input.organizationId);
+    const method = await findPaymentMethod(trx, input.organizationId, input.paymentMethodId);
+    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    const refusal = backupCardRefusal(method);
+    if (refusal) throw new HttpError(409, refusal);
+    await markBackupPaymentMethod(trx, input.organizationId, method.id);
+    return { backupPaymentMethodId: method.id };
+  });
+}
+
+/** DELETE /payments/backup: the organization keeps its cards and has no backup; none already is fine. */
+export function removeBackupPaymentMethod(
+  db: Db,
+  input: { organizationId: string },
+): Promise<BackupPaymentMethod> {
+  return db.transaction().execute(async (trx) => {
+    await lockPaymentMethods(trx, input.organizationId);
+    await markBackupPaymentMethod(trx, input.organizationId, null);
+    return { backupPaymentMethodId: null };
+  });
+}
