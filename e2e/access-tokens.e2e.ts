@@ -51,6 +51,14 @@ describe('the access tokens page', () => {
     await created.getByRole('button', { name: 'Done' }).click();
     await page.waitForFunction(() => document.activeElement?.textContent === 'Create token');
 
+    // Opened again, the dialog starts empty: no token of the last time.
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const again = page.getByRole('dialog', { name: 'Create an access token' });
+    expect(await again.getByLabel('Name').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(token);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Create token');
+
     const list = page.getByRole('list', { name: 'Access tokens' });
     const row = list.getByRole('listitem').filter({ hasText: 'Finance spreadsheet' });
     await row.waitFor();

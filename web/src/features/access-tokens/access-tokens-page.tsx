@@ -101,6 +101,8 @@ export function AccessTokensPage() {
   const role = useOrganizationRole(organization.slug);
   usePageTitle('Access tokens', organization.name);
   const [creating, setCreating] = useState(false);
+  // Each opening is a new dialog: an empty form, and no token of the last one.
+  const [openings, setOpenings] = useState(0);
   const createButton = useRef<HTMLButtonElement>(null);
   // After the revoke dialog has closed: its opener went with the row.
   const focusCreate = () => window.setTimeout(() => createButton.current?.focus(), 0);
@@ -112,7 +114,14 @@ export function AccessTokensPage() {
         description={`Tokens that let your own tools read ${organization.name}'s billing data through the API, without a password.`}
         actions={
           canManage ? (
-            <Button ref={createButton} variant="primary" onClick={() => setCreating(true)}>
+            <Button
+              ref={createButton}
+              variant="primary"
+              onClick={() => {
+                setOpenings((count) => count + 1);
+                setCreating(true);
+              }}
+            >
               <Plus aria-hidden />
               Create token
             </Button>
@@ -120,7 +129,12 @@ export function AccessTokensPage() {
         }
       />
       {canManage ? (
-        <CreateTokenDialog slug={organization.slug} open={creating} onOpenChange={setCreating} />
+        <CreateTokenDialog
+          key={openings}
+          slug={organization.slug}
+          open={creating}
+          onOpenChange={setCreating}
+        />
       ) : null}
       {hasPermission(role, 'billing_read:access_tokens') ? (
         <div className="space-y-6">

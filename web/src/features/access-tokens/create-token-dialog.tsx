@@ -1,10 +1,13 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ACCESS_TOKEN_NAME_MAX,
   accessTokenCreateSchema,
-  type AccessTokenExpiry,
+  type AccessTokenCreate,
 } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { SecretReveal } from '../../components/secret-reveal';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
@@ -12,18 +15,109 @@ import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Notice } from '../../components/ui/notice';
 import { useCreateAccessTokenMutation } from '../../data/access-token-mutations';
-import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
+import { Dialog, DialogBody, DialogFooter, useFocusFirstField } from '../../payments/ui/dialog';
 
-const EXPIRY_OPTIONS: { value: string; label: string; days: AccessTokenExpiry }[] = [
+const EXPIRY_OPTIONS = [
   { value: '7', label: '7 days', days: 7 },
   { value: '30', label: '30 days', days: 30 },
   { value: '90', label: '90 days', days: 90 },
   { value: 'never', label: 'No expiry', days: null },
-];
+] as const;
 
-type Errors = Partial<Record<'name' | 'expires_in_days', string>>;
+/** The form's fields (the expiry as its select's value), checked by the API's own schema. */
+const createTokenFormSchema = z
+  .object({
+    name: z.string(),
+    expires: z.enum(['7', '30', '90', 'never']),
+  })
+  .transform(({ name, expires }, context) => {
+    const days = EXPIRY_OPTIONS.find((option) => option.value === expires)?.days ?? null;
+    const parsed = accessTokenCreateSchema.safeParse({ name, expires_in_days: days });
+    if (parsed.success) return parsed.data as AccessTokenCreate;
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] === 'name' ? 'name' : 'expires';
+      context.addIssue({ code: 'custom', message: issue.message, path: [field] });
+    }
+    return z.NEVER;
+  });
+type CreateTokenFormInput = z.input<typeof createTokenFormSchema>;
 
-/** "Create token": a name and an expiry; then the token, shown this once. */
+function CreateTokenForm({
+  create,
+  onCreated,
+  onCancel,
+}: {
+  create: ReturnType<typeof useCreateAccessTokenMutation>;
+  onCreated: (secret: string) => void;
+  onCancel: () => void;
+}) {
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstField(formRef);
+  const form = useForm<CreateTokenFormInput, unknown, AccessTokenCreate>({
+    resolver: zodResolver(createTokenFormSchema),
+    defaultValues: { name: '', expires: '30' },
+  });
+  const { errors } = form.formState;
+  const onValid = (body: AccessTokenCreate) =>
+    create.mutate(body, { onSuccess: (answer) => onCreated(answer.secret) });
+  return (
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={(event) => void form.handleSubmit(onValid)(event)}
+      className="flex min-h-0 flex-1 flex-col"
+    >
+      <DialogBody className="space-y-5">
+        <FormField
+          label="Name"
+          error={errors.name?.message}
+          hint="What uses it, so you know which to revoke: “Finance spreadsheet”."
+        >
+          <Input autoComplete="off" maxLength={ACCESS_TOKEN_NAME_MAX} {...form.register('name')} />
+        </FormField>
+        <FormField label="Expires after" error={errors.expires?.message}>
+          <NativeSelect {...form.register('expires')}>
+            {EXPIRY_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </FormField>
+        <div className="space-y-1.5">
+          <p className="text-sm font-medium">Scope</p>
+          <p className="text-sm">
+            <code className="font-mono text-[13px]">billing:read</code>
+            <span className="text-muted-foreground">
+              {' '}
+              · invoices and their PDFs, the upcoming invoice, subscription, usage, billing address,
+              tax ID and cards
+            </span>
+          </p>
+        </div>
+        {create.isError ? (
+          <Notice tone="destructive" title="Failed to create the token" role="alert">
+            {create.error.message}
+          </Notice>
+        ) : null}
+      </DialogBody>
+      <DialogFooter>
+        <Button type="button" disabled={create.isPending} onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          {create.isPending ? <Loader2 aria-hidden className="animate-spin" /> : null}
+          Create token
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/**
+ * "Create token": a name and an expiry; then the token, shown this once. The page mounts it anew at each
+ * opening (a new `key`), so the form starts empty and the last token is gone.
+ */
 export function CreateTokenDialog({
   slug,
   open,
@@ -34,47 +128,12 @@ export function CreateTokenDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const create = useCreateAccessTokenMutation(slug);
-  const [name, setName] = useState('');
-  const [expiry, setExpiry] = useState('30');
-  const [errors, setErrors] = useState<Errors>({});
   const [secret, setSecret] = useState<string | null>(null);
-  const form = useRef<HTMLFormElement>(null);
-
-  // The form starts empty at each opening; the last token is dropped then too.
-  const change = (next: boolean) => {
-    if (next) {
-      setName('');
-      setExpiry('30');
-      setErrors({});
-      setSecret(null);
-      create.reset();
-    }
-    onOpenChange(next);
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const days = EXPIRY_OPTIONS.find((option) => option.value === expiry)?.days;
-    const parsed = accessTokenCreateSchema.safeParse({ name, expires_in_days: days });
-    if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof Errors;
-        found[field] ??= issue.message;
-      }
-      setErrors(found);
-      const first = (['name', 'expires_in_days'] as const).find((field) => found[field]);
-      form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
-      return;
-    }
-    setErrors({});
-    create.mutate(parsed.data, { onSuccess: (answer) => setSecret(answer.secret) });
-  };
 
   return (
     <Dialog
       open={open}
-      onOpenChange={change}
+      onOpenChange={onOpenChange}
       dismissible={!create.isPending}
       title={secret ? 'Token created' : 'Create an access token'}
       description={
@@ -98,64 +157,11 @@ export function CreateTokenDialog({
           </DialogFooter>
         </>
       ) : (
-        <form ref={form} noValidate onSubmit={submit} className="flex min-h-0 flex-1 flex-col">
-          <DialogBody className="space-y-5">
-            <FormField
-              label="Name"
-              error={errors.name}
-              hint="What uses it, so you know which to revoke: “Finance spreadsheet”."
-            >
-              <Input
-                data-field="name"
-                autoComplete="off"
-                value={name}
-                maxLength={ACCESS_TOKEN_NAME_MAX}
-                onChange={(e) => {
-                  setName(e.target.value);
-                  setErrors(({ name: _name, ...rest }) => rest);
-                }}
-              />
-            </FormField>
-            <FormField label="Expires after" error={errors.expires_in_days}>
-              <NativeSelect
-                data-field="expires_in_days"
-                value={expiry}
-                onChange={(e) => setExpiry(e.target.value)}
-              >
-                {EXPIRY_OPTIONS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            </FormField>
-            <div className="space-y-1.5">
-              <p className="text-sm font-medium">Scope</p>
-              <p className="text-sm">
-                <code className="font-mono text-[13px]">billing:read</code>
-                <span className="text-muted-foreground">
-                  {' '}
-                  · invoices and their PDFs, the upcoming invoice, subscription, usage, billing
-                  address, tax ID and cards
-                </span>
-              </p>
-            </div>
-            {create.isError ? (
-              <Notice tone="destructive" title="Failed to create the token" role="alert">
-                {create.error.message}
-              </Notice>
-            ) : null}
-          </DialogBody>
-          <DialogFooter>
-            <Button type="button" disabled={create.isPending} onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="primary" disabled={create.isPending}>
-              {create.isPending ? <Loader2 aria-hidden className="animate-spin" /> : null}
-              Create token
-            </Button>
-          </DialogFooter>
-        </form>
+        <CreateTokenForm
+          create={create}
+          onCreated={setSecret}
+          onCancel={() => onOpenChange(false)}
+        />
       )}
     </Dialog>
   );
