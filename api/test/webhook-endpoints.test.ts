@@ -23,6 +23,7 @@ import {
 } from '../src/services/webhooks/delivery-worker.ts';
 import { enqueueWebhookEvent } from '../src/services/webhooks/enqueue-webhook.ts';
 import { verifySignature } from '../src/services/webhooks/signature.ts';
+import { MAX_WEBHOOK_ENDPOINTS } from '../src/routes/webhook-endpoints.ts';
 import { addCard, CARDS } from './support/payments.ts';
 import {
   signInEveryone,
@@ -226,6 +227,26 @@ describe.each(testDatabases())('webhooks (%s)', (database) => {
         404,
       );
     });
+  });
+
+  it(`holds at most ${MAX_WEBHOOK_ENDPOINTS} endpoints, also when created all at once`, async () => {
+    const answers = await Promise.all(
+      Array.from({ length: MAX_WEBHOOK_ENDPOINTS + 5 }, () =>
+        as('owner').post(base('limits-co'), { url: receiver.url, events: ['invoice.paid'] }),
+      ),
+    );
+    const stored = await db()
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('organization_id', '=', await orgId('limits-co'))
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(MAX_WEBHOOK_ENDPOINTS);
+    expect(answers.filter((answer) => answer.status === 201).length).toBe(MAX_WEBHOOK_ENDPOINTS);
+    const refused = answers.filter((answer) => answer.status === 400);
+    expect(refused.length).toBe(5);
+    expect((refused[0]?.body as { message: string }).message).toBe(
+      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`,
+    );
   });
 
   it('answers the secret once: at creation and at rotation, never in the list', async () => {

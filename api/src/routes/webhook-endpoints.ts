@@ -20,6 +20,7 @@ import type { Db } from '../db/database.ts';
 import type { WebhookEndpointsTable } from '../db/schema.ts';
 import type { Selectable } from 'kysely';
 import { HttpError } from '../plugins/errors.ts';
+import { lockOrganization } from '../services/billing/restrictions.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { webhookUrlProblem, type Resolver } from '../services/webhooks/address-check.ts';
 import type { WebhookSignal } from '../services/webhooks/delivery-worker.ts';
@@ -28,7 +29,7 @@ import { newWebhookSecret } from '../services/webhooks/signature.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const NOT_FOUND = 'Webhook endpoint not found';
-const MAX_ENDPOINTS = 20;
+export const MAX_WEBHOOK_ENDPOINTS = 20;
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 
 function statusOf(row: { delivered_at: Date | null; failed_at: Date | null }) {
@@ -146,15 +147,17 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
       await checkUrl(request.body.url);
       const secret = newWebhookSecret();
       const endpoint = await db.transaction().execute(async (trx) => {
+        // The organization's row, locked: two creations at once cannot both pass the count.
+        await lockOrganization(trx, organizationId);
         const count = await trx
           .selectFrom('webhook_endpoints')
           .select((eb) => eb.fn.countAll<string>().as('n'))
           .where('organization_id', '=', organizationId)
           .executeTakeFirstOrThrow();
-        if (Number(count.n) >= MAX_ENDPOINTS) {
+        if (Number(count.n) >= MAX_WEBHOOK_ENDPOINTS) {
           throw new HttpError(
             400,
-            `An organization has at most ${MAX_ENDPOINTS} webhook endpoints`,
+            `An organization has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`,
           );
         }
         const row = await trx
