@@ -49,6 +49,7 @@ import subscriptionChangeRoutes from './routes/subscription-changes.ts';
 import { membersAtFreeProjectLimit } from './services/billing/members-at-free-project-limit.ts';
 import creditRoutes from './routes/credits.ts';
 import invoicePaymentRoutes from './routes/invoice-payments.ts';
+import payLinkRoutes from './routes/pay-links.ts';
 import paymentRoutes from './routes/payments.ts';
 import simulatorRoutes from './routes/simulator.ts';
 import webhookRoutes from './routes/webhooks.ts';
@@ -188,6 +189,7 @@ export async function buildApp({
   await app.register(paymentRoutes, { db, gateway, clock, captcha, config });
   await app.register(creditRoutes, { db, gateway, clock, captcha });
   await app.register(invoicePaymentRoutes, { db, gateway, clock });
+  await app.register(payLinkRoutes, { db, gateway, clock });
   await app.register(subscriptionChangeRoutes, {
     db,
     gateway,

@@ -332,7 +332,7 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
       ['/platform/simulator/setup-intents/confirm', 'post', ['200', '402']],
       ['/platform/simulator/payment-intents/confirm', 'post', ['200', '402']],
       ['/platform/simulator/challenges/{challengeId}', 'post', ['200', '402']],
-      ['/platform/simulator/payment-methods', 'post', ['200', '400', '401', '402']],
+      ['/platform/simulator/payment-methods', 'post', ['200', '400', '402']],
       [
         '/platform/organizations/{slug}/billing/invoices/{invoiceId}/pay',
         'post',

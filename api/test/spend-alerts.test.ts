@@ -138,7 +138,10 @@ describe.each(testDatabases())('spend alerts (%s)', (database) => {
         .where('event_key', 'like', '%:90')
         .executeTakeFirstOrThrow();
       const { spend, projected } = await state('payg-co');
-      const message = await renderEmail(row.payload, 'http://app.test');
+      const message = await renderEmail(row.payload, {
+        baseUrl: 'http://app.test',
+        payLinkSecret: 'test',
+      });
       expect(message.subject).toBe('PAYG Co: You have used 90% of your $50 monthly budget');
       const dollars = (cents: number) =>
         `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;

@@ -408,7 +408,10 @@ describe.each(testDatabases())('webhooks (%s)', (database) => {
         .select('payload')
         .where('id', '=', disabledMail[0]?.id ?? '')
         .executeTakeFirstOrThrow();
-      const rendered = await renderEmail(row.payload, 'https://billing.example.com');
+      const rendered = await renderEmail(row.payload, {
+        baseUrl: 'https://billing.example.com',
+        payLinkSecret: 'test',
+      });
       expect(rendered.text).toContain(failing.url);
       expect(rendered.text).toContain('https://billing.example.com/org/acme-team/webhooks');
       expect(rendered.html).toContain('A webhook endpoint was disabled');

@@ -9,6 +9,7 @@ import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { getOutboxEmail, listOutbox } from '../repositories/email-outbox.ts';
 import { renderEmail } from '../services/email/render-email.tsx';
+import { payLinkSecret } from '../services/payments/pay-links.ts';
 
 // The mailbox page (product decisions §12): in development, every billing message the built-in outbox
 // holds, listed and shown as HTML and as text. Not registered in production mode.
@@ -118,7 +119,7 @@ const mailboxRoutes: FastifyPluginAsyncZod<{ db: Db; baseUrl: string }> = async 
       const rendered =
         row.html !== null && row.text !== null
           ? { html: row.html, text: row.text }
-          : await renderEmail(row.payload, baseUrl);
+          : await renderEmail(row.payload, { baseUrl, payLinkSecret: await payLinkSecret(db) });
       const page = (
         <Page title={row.subject}>
           <p>

@@ -133,7 +133,9 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
     '/platform/simulator/payment-methods',
     {
       // Typing card after card is how stolen numbers are tried out: a person pays with a few.
-      config: { access: { kind: 'user' }, rateLimit: perUserRateLimit(30, '1 minute') },
+      // Public, as the provider's own tokenization is: the holder of an invoice's payment link has no
+      // session. Counted per user, or per address without one.
+      config: { access: { kind: 'public' }, rateLimit: perUserRateLimit(30, '1 minute') },
       schema: {
         tags: ['simulator'],
         summary: "Tokenize the card typed into the simulator's card form, for a one-off payment",
@@ -141,12 +143,12 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
           "The simulator's stand-in for the provider's tokenization in the browser (Stripe's " +
           'createPaymentMethod): the card gets a payment method id, saved for no organization. A card ' +
           "the provider would not accept (invalid number, past expiry) answers 402 in the provider's " +
-          'words; a decline happens only when it is charged. 429 beyond 30 a minute per user.',
+          'words; a decline happens only when it is charged. 429 beyond 30 a minute per user (per ' +
+          'address without a session).',
         body: simulatorPaymentMethodBodySchema,
         response: {
           200: simulatorPaymentMethodSchema,
           400: errorResponseSchema,
-          401: errorResponseSchema,
           402: errorResponseSchema,
           429: errorResponseSchema,
         },

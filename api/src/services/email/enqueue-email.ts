@@ -50,7 +50,7 @@ export async function billingRecipients(trx: Db, organizationId: string): Promis
  */
 function subjectOf(payload: EmailPayload): string {
   try {
-    return billingMessage(payload, '').subject;
+    return billingMessage(payload, { baseUrl: '', payLinkSecret: '' }).subject;
   } catch {
     return `${payload.organization.name}: ${payload.kind}`;
   }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { BackgroundLoop } from '../background-loop.ts';
 import type { EmailTransport } from './email-transport.ts';
+import { payLinkSecret } from '../payments/pay-links.ts';
 import { renderEmail } from './render-email.tsx';
 
 /** A claimed row is this worker's for this long; a row whose lease ran out is claimed again. */
@@ -60,9 +61,10 @@ export async function deliverDueEmails(
       .returningAll()
       .execute();
     if (rows.length === 0) return report;
+    const links = { baseUrl: settings.baseUrl, payLinkSecret: await payLinkSecret(db) };
     for (const row of rows) {
       try {
-        const rendered = await renderEmail(row.payload, settings.baseUrl);
+        const rendered = await renderEmail(row.payload, links);
         await transport.deliver({
           from: settings.from,
           to: row.recipient,

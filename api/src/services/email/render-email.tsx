@@ -1,4 +1,5 @@
 import { render } from '@react-email/render';
+import { signedPayLinkPath } from '../payments/pay-links.ts';
 import type { EmailPayload } from './email-payload.ts';
 import {
   cardExpiringMessage,
@@ -21,8 +22,18 @@ export interface RenderedEmail {
   text: string;
 }
 
-/** The message of an event, its links absolute under `baseUrl` (the server's public address). */
-export function billingMessage(payload: EmailPayload, baseUrl: string): BillingMessage {
+/** What a message's links are made of: the server's public address and the payment links' key. */
+export interface MessageLinks {
+  baseUrl: string;
+  payLinkSecret: string;
+}
+
+/**
+ * The message of an event, its links absolute under the server's public address. The Pay Now link is
+ * the invoice's signed payment link: a recipient who is not a member can pay with a new card.
+ */
+export function billingMessage(payload: EmailPayload, links: MessageLinks): BillingMessage {
+  const { baseUrl } = links;
   const org = encodeURIComponent(payload.organization.slug);
   const context = {
     organizationName: payload.organization.name,
@@ -30,7 +41,7 @@ export function billingMessage(payload: EmailPayload, baseUrl: string): BillingM
   };
   const invoiceLinks = (invoiceId: string) => ({
     pdfUrl: `${baseUrl}/platform/organizations/${org}/billing/invoices/${encodeURIComponent(invoiceId)}/pdf`,
-    payUrl: `${baseUrl}/pay/invoices/${encodeURIComponent(invoiceId)}?org=${org}`,
+    payUrl: `${baseUrl}${signedPayLinkPath(links.payLinkSecret, invoiceId, payload.organization.slug)}`,
   });
   switch (payload.kind) {
     case 'invoice.finalized':
@@ -61,8 +72,11 @@ export function billingMessage(payload: EmailPayload, baseUrl: string): BillingM
   }
 }
 
-export async function renderEmail(payload: EmailPayload, baseUrl: string): Promise<RenderedEmail> {
-  const message = billingMessage(payload, baseUrl);
+export async function renderEmail(
+  payload: EmailPayload,
+  links: MessageLinks,
+): Promise<RenderedEmail> {
+  const message = billingMessage(payload, links);
   const [html, text] = await Promise.all([
     render(message.element),
     render(message.element, { plainText: true }),

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { InvoicePaymentResponse } from '@meterline/domain';
+import {
+  PAY_LINK_ATTEMPTS_PER_HOUR,
+  PAY_LINK_TOO_MANY_ATTEMPTS,
+  type InvoicePaymentResponse,
+} from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import {
@@ -30,6 +34,11 @@ export function invoicePaymentKey(invoiceId: string, clientKey: string): string 
   return `invoice:${invoiceId}:pay:${clientKey}`;
 }
 
+/** The charge key of a payment through the invoice's signed link, by whoever holds it. */
+export function payLinkPaymentKey(invoiceId: string, clientKey: string): string {
+  return `invoice:${invoiceId}:link:${clientKey}`;
+}
+
 export interface PayInvoiceInput {
   organizationId: string;
   invoiceId: string;
@@ -40,7 +49,8 @@ export interface PayInvoiceInput {
    * browser, or the id of one of the organization's saved cards (as GET /payments lists it).
    */
   paymentMethodId: string;
-  userId: string;
+  /** The member paying; null for the holder of the invoice's signed link, who may use a new card only. */
+  userId: string | null;
 }
 
 /**
@@ -60,7 +70,11 @@ export async function payInvoice(
   input: PayInvoiceInput,
 ): Promise<InvoicePaymentResponse> {
   const { db, gateway, clock } = deps;
-  const key = invoicePaymentKey(input.invoiceId, input.idempotencyKey ?? randomUUID());
+  const byLink = input.userId === null;
+  const clientKey = input.idempotencyKey ?? randomUUID();
+  const key = byLink
+    ? payLinkPaymentKey(input.invoiceId, clientKey)
+    : invoicePaymentKey(input.invoiceId, clientKey);
   const card = await cardOf(db, input);
   const existing = await findChargeByKey(db, key);
   if (existing) return resume(deps, existing, input, card);
@@ -97,6 +111,13 @@ export async function payInvoice(
     // One that started since (we hold the invoice lock now) is in flight by definition.
     if ((await openInvoiceCharges(trx, invoice.id, key)).length > 0) {
       throw new HttpError(409, PAYMENT_IN_PROGRESS);
+    }
+    // Counted under the invoice's lock: attempts sent at once cannot pass the count together.
+    if (
+      byLink &&
+      (await recentLinkAttempts(trx, invoice.id, clock.now())) >= PAY_LINK_ATTEMPTS_PER_HOUR
+    ) {
+      throw new HttpError(429, PAY_LINK_TOO_MANY_ATTEMPTS);
     }
     const now = clock.now();
     const charge = await insertPendingCharge(trx, {
@@ -135,10 +156,37 @@ interface PayingCard {
  * else the provider's payment method the browser tokenized.
  */
 async function cardOf(db: Db, input: PayInvoiceInput): Promise<PayingCard> {
+  if (input.userId === null) {
+    // The link pays with a card typed on the page: a saved card, by either id, is not found.
+    const saved = await db
+      .selectFrom('payment_methods')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', input.paymentMethodId),
+          eb('provider_payment_method_id', '=', input.paymentMethodId),
+        ]),
+      )
+      .executeTakeFirst();
+    if (saved) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    return { savedId: null, providerPaymentMethodId: input.paymentMethodId };
+  }
   const saved = await findPaymentMethod(db, input.organizationId, input.paymentMethodId);
   return saved
     ? { savedId: saved.id, providerPaymentMethodId: saved.provider_payment_method_id }
     : { savedId: null, providerPaymentMethodId: input.paymentMethodId };
+}
+
+/** Payments started through an invoice's link in the last hour, whatever became of them. */
+async function recentLinkAttempts(db: Db, invoiceId: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('charges')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('invoice_id', '=', invoiceId)
+    .where('idempotency_key', 'like', `invoice:${invoiceId}:link:%`)
+    .where('created_at', '>', new Date(now.getTime() - 3_600_000))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 async function checkPayable(db: Db, organizationId: string, invoiceId: string) {
