@@ -291,9 +291,10 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
     },
   );
 
-  it('needs a session for the captcha and the configuration, which carry no secret', async () => {
+  it('needs a session for the captcha; the configuration, which carries no secret, is public', async () => {
     expect((await server().client().post('/platform/captcha')).status).toBe(401);
-    expect((await server().client().get('/platform/payments/config')).status).toBe(401);
+    // The page of an invoice's payment link has no session.
+    expect((await server().client().get('/platform/payments/config')).status).toBe(200);
     const config = await as('readonly').get('/platform/payments/config');
     expect(config.body).toEqual({
       payment_provider: 'simulator',
@@ -317,7 +318,7 @@ describe.each(testDatabases())('payment methods (%s)', (database) => {
       }>('/platform/openapi.json')
     ).body;
     const expected: [string, string, string[]][] = [
-      ['/platform/payments/config', 'get', ['200', '401']],
+      ['/platform/payments/config', 'get', ['200']],
       ['/platform/captcha', 'post', ['200', '401']],
       ['/platform/organizations/{slug}/payments', 'get', ['200', '401', '403', '404']],
       ['/platform/organizations/{slug}/payments', 'delete', ['200', '400', '403', '404', '409']],

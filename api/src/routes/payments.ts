@@ -55,12 +55,13 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
   app.get(
     '/platform/payments/config',
     {
-      config: { access: { kind: 'user' } },
+      // Public: the page of an invoice's payment link has no session, and nothing here is secret.
+      config: { access: { kind: 'public' } },
       schema: {
         tags: ['payments'],
         summary: 'Which payment provider and captcha the browser talks to, with their public keys',
         description: 'Never carries a secret: only the publishable key and the captcha site key.',
-        response: { 200: paymentsConfigSchema, 401: errorResponseSchema },
+        response: { 200: paymentsConfigSchema },
       },
     },
     async () => ({

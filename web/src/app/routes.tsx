@@ -11,6 +11,7 @@ import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { AccessTokensPage } from '../features/access-tokens/access-tokens-page';
 import { BillingRoute } from './billing-composition';
 import { HomeRedirect } from './home-redirect';
+import { PayInvoiceRoute } from './pay-invoice-route';
 import { RequireAuth } from './require-auth';
 import { NotFoundPage, RootLayout, RouteErrorScreen } from './root-layout';
 
@@ -49,8 +50,12 @@ export const routes: RouteObject[] = [
             children: [{ path: 'usage', element: <UsagePage /> }],
           },
           { path: 'project/:ref', element: <ProjectPage /> },
-          { path: 'pay/invoices/:invoiceId', element: <PayInvoicePage /> },
         ],
+      },
+      {
+        path: 'pay/invoices/:invoiceId',
+        element: <PayInvoiceRoute />,
+        children: [{ index: true, element: <PayInvoicePage /> }],
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -34,6 +34,7 @@ export const mutationKeys = {
   deletePaymentMethod: ['payment-methods', 'delete'] as const,
   topUpCredits: ['credits', 'top-up'] as const,
   payInvoice: ['invoices', 'pay'] as const,
+  payInvoiceByLink: ['invoices', 'pay-by-link'] as const,
   updateSubscription: ['subscriptions', 'update'] as const,
   cancelScheduledChange: ['subscriptions', 'cancel-scheduled-change'] as const,
   submitUpgradeFeedback: ['feedback', 'upgrade'] as const,
@@ -55,6 +56,20 @@ type MutationName = keyof typeof mutationKeys;
  * What each mutation makes stale, in one place. Every new mutation adds its line here instead of
  * invalidating from its component.
  */
+/**
+ * A paid invoice leaves the outstanding list, and may lift an overdue_payment restriction from the
+ * organization and its projects; a saved card charged has a new last charge.
+ */
+async function afterInvoicePaid(queryClient: QueryClient) {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
+    queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+    queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+    queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
+    queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+  ]);
+}
+
 const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<void>> = {
   // A new session: nothing cached for the previous one may be shown, and the profile is refetched.
   signIn: async (queryClient) => {
@@ -102,17 +117,9 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
       queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
     ]);
   },
-  // A paid invoice leaves the outstanding list, and may lift an overdue_payment restriction from
-  // the organization and its projects; a saved card charged has a new last charge.
-  payInvoice: async (queryClient) => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
-      queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
-      queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-      queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
-      queryClient.invalidateQueries({ queryKey: projectKeys.all }),
-    ]);
-  },
+  payInvoice: afterInvoicePaid,
+  // The link's page shows the invoice (an invoice key); a member signed in elsewhere sees the rest.
+  payInvoiceByLink: afterInvoicePaid,
   // A plan change moves the plan, the cycle, the balance, the invoices, the default card, what the
   // organization may use, and every preview priced against the old plan (spec §4's refresh list).
   updateSubscription: async (queryClient) => {

@@ -47,6 +47,9 @@ export const invoiceKeys = {
   count: (orgSlug: string) => [...invoiceKeys.all, 'count', orgSlug] as const,
   detail: (orgSlug: string, invoiceId: string) =>
     [...invoiceKeys.all, 'detail', orgSlug, invoiceId] as const,
+  /** An invoice as its signed payment link shows it, to whoever holds the link. */
+  payLink: (invoiceId: string, key: string) =>
+    [...invoiceKeys.all, 'pay-link', invoiceId, key] as const,
 };
 
 export interface DailyUsageRange {

@@ -52,19 +52,25 @@ export interface PayInvoiceRequest {
 export function usePayInvoiceMutation(slug: string, invoiceId: string) {
   return useMutation({
     mutationKey: mutationKeys.payInvoice,
-    mutationFn: async ({
-      idempotencyKey,
-      paymentMethodId,
-      confirmPayment,
-    }: PayInvoiceRequest): Promise<PayInvoiceOutcome> => {
-      const body = { payment_method_id: await paymentMethodId() };
-      const first = await payInvoice(slug, invoiceId, body, idempotencyKey);
-      if (first.status !== 'requires_action') return first.status;
-      if (!first.payment_intent_secret) throw new Error(PAYMENT_NOT_CONFIRMED);
-      await confirmPayment(first.payment_intent_secret);
-      const settled = await payInvoice(slug, invoiceId, body, idempotencyKey);
-      if (settled.status === 'requires_action') throw new Error(PAYMENT_NOT_CONFIRMED);
-      return settled.status;
-    },
+    mutationFn: (request: PayInvoiceRequest) =>
+      runInvoicePayment(request, (body, key) => payInvoice(slug, invoiceId, body, key)),
   });
+}
+
+/**
+ * One payment of an invoice, whoever sends it: the card tokenized, the payment sent, and when the bank
+ * wants the customer, the confirmation in the browser and the same request again under the same key.
+ */
+export async function runInvoicePayment(
+  { idempotencyKey, paymentMethodId, confirmPayment }: PayInvoiceRequest,
+  send: (body: InvoicePaymentBody, idempotencyKey: string) => Promise<InvoicePaymentResponse>,
+): Promise<PayInvoiceOutcome> {
+  const body = { payment_method_id: await paymentMethodId() };
+  const first = await send(body, idempotencyKey);
+  if (first.status !== 'requires_action') return first.status;
+  if (!first.payment_intent_secret) throw new Error(PAYMENT_NOT_CONFIRMED);
+  await confirmPayment(first.payment_intent_secret);
+  const settled = await send(body, idempotencyKey);
+  if (settled.status === 'requires_action') throw new Error(PAYMENT_NOT_CONFIRMED);
+  return settled.status;
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AlertTriangle, Info, Lock, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Info, Lock, XCircle } from 'lucide-react';
 import { cn } from '../../lib/cn';
 
 const TONES = {
@@ -9,6 +9,11 @@ const TONES = {
     box: 'border-warning/40 bg-warning-soft',
     icon: 'text-warning',
     Icon: AlertTriangle,
+  },
+  success: {
+    box: 'border-success/40 bg-success-soft',
+    icon: 'text-success',
+    Icon: CheckCircle2,
   },
   destructive: {
     box: 'border-destructive/35 bg-destructive-soft',

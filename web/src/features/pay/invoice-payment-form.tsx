@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
 import {
   cardBrandName,
   cardsDefaultFirst,
@@ -13,7 +14,11 @@ import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';
-import { usePayInvoiceMutation } from '../../data/pay-invoice-mutation';
+import {
+  usePayInvoiceMutation,
+  type PayInvoiceOutcome,
+  type PayInvoiceRequest,
+} from '../../data/pay-invoice-mutation';
 import { usePaymentMethodsQuery } from '../../data/payment-methods-query';
 import { useNow } from '../../lib/use-now';
 import { useCardEntry } from '../../payments/card-entry-context';
@@ -48,34 +53,60 @@ export function InvoicePaymentForm({
   offerSavedCards: boolean;
 }) {
   const methods = usePaymentMethodsQuery(slug, { enabled: offerSavedCards });
-  if (!offerSavedCards) return <PayForm slug={slug} invoice={invoice} port={port} saved={[]} />;
+  const navigate = useNavigate();
+  const pay = usePayInvoiceMutation(slug, invoice.id);
+  const submission: PaySubmission = {
+    pay,
+    onPaid: async () => {
+      toast.success(`Successfully paid invoice ${invoice.number}`);
+      await navigate(billingPath(slug));
+    },
+    backTo: billingPath(slug),
+  };
+  if (!offerSavedCards) return <PayForm invoice={invoice} port={port} saved={[]} {...submission} />;
   if (methods.isPending) return <CardFieldsSkeleton />;
   // Saved cards that cannot be read leave the new card: paying must not wait on them.
   return (
     <PayForm
-      slug={slug}
       invoice={invoice}
       port={port}
       saved={methods.isError ? [] : cardsDefaultFirst(methods.data.data)}
+      {...submission}
     />
   );
 }
 
+/** How a payment is sent, and what follows it: the member's call, or the payment link's. */
+export interface PaySubmission {
+  pay: UseMutationResult<PayInvoiceOutcome, Error, PayInvoiceRequest>;
+  onPaid: () => Promise<void> | void;
+  /** Where the notice of a payment still processing leads back to; null for no link. */
+  backTo: string | null;
+}
+
+/** The new-card form alone: what the holder of an invoice's payment link is offered. */
+export function NewCardPaymentForm({
+  invoice,
+  port,
+  ...submission
+}: { invoice: InvoiceDetail; port: PaymentPort } & PaySubmission) {
+  return <PayForm invoice={invoice} port={port} saved={[]} {...submission} />;
+}
+
 function PayForm({
-  slug,
   invoice,
   port,
   saved,
+  pay,
+  onPaid,
+  backTo,
 }: {
-  slug: string;
   invoice: InvoiceDetail;
   port: PaymentPort;
   saved: readonly PaymentMethod[];
-}) {
-  const navigate = useNavigate();
+} & PaySubmission) {
   const now = useNow();
   const card = useCardEntry();
-  const pay = usePayInvoiceMutation(slug, invoice.id);
   const idempotency = useIdempotencyKey();
   const groupName = useId();
   // The saved card chosen, or null for a new card typed in the port's fields.
@@ -114,8 +145,7 @@ function PayForm({
         setProcessing(true);
         return;
       }
-      toast.success(`Successfully paid invoice ${invoice.number}`);
-      await navigate(billingPath(slug));
+      await onPaid();
     } catch (error) {
       if (!isOutcomeUnknown(error)) idempotency.settle();
       setFailure(messageOf(error));
@@ -131,9 +161,11 @@ function PayForm({
         role="status"
         title="Your payment is processing"
         actions={
-          <Button size="sm" asChild>
-            <Link to={billingPath(slug)}>Back to billing</Link>
-          </Button>
+          backTo ? (
+            <Button size="sm" asChild>
+              <Link to={backTo}>Back to billing</Link>
+            </Button>
+          ) : undefined
         }
       >
         The invoice is marked paid as soon as the bank confirms the payment, usually within a few

@@ -6,6 +6,7 @@ import {
   invoiceStatusLabel,
   type InvoiceDetail,
 } from '@meterline/domain';
+import type { ReactNode } from 'react';
 import { ArrowLeft, FlaskConical } from 'lucide-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useOrganizationRole, useProfile } from '../../session/profile-context';
@@ -89,13 +90,59 @@ function HostedInvoice({
   invoice: InvoiceDetail;
 }) {
   const role = useOrganizationRole(slug);
-  const payable = canPayNow(invoice);
+  return (
+    <HostedInvoiceCard organizationName={organizationName} invoice={invoice}>
+      {canPayNow(invoice) ? (
+        hasPermission(role, 'billing_write:subscriptions') ? (
+          <PaymentsProvider>
+            <PaymentFormGate>
+              {(port) => (
+                <port.CardScope>
+                  <InvoicePaymentForm
+                    slug={slug}
+                    invoice={invoice}
+                    port={port}
+                    offerSavedCards={hasPermission(role, 'billing_read:payment_methods')}
+                  />
+                </port.CardScope>
+              )}
+            </PaymentFormGate>
+          </PaymentsProvider>
+        ) : (
+          <Notice tone="lock" title={PAY_INVOICES_DENIED}>
+            Contact your organization owner or administrator for assistance.
+          </Notice>
+        )
+      ) : (
+        <NothingToPay
+          invoice={invoice}
+          action={
+            <Button size="sm" asChild>
+              <Link to={billingPath(slug)}>Back to billing</Link>
+            </Button>
+          }
+        />
+      )}
+    </HostedInvoiceCard>
+  );
+}
+
+/** The hosted page's invoice: who asks, what is due and for what; the payment part below. */
+export function HostedInvoiceCard({
+  organizationName,
+  invoice,
+  children,
+}: {
+  organizationName: string;
+  invoice: InvoiceDetail;
+  children: ReactNode;
+}) {
   return (
     <Card className="overflow-hidden">
       <div className="space-y-4 border-b bg-muted/50 px-5 py-5 sm:px-6">
         <div className="flex items-center justify-between gap-3">
           <p className="truncate font-medium">{organizationName}</p>
-          {payable ? <TestModeBadge /> : null}
+          {canPayNow(invoice) ? <TestModeBadge /> : null}
         </div>
         <div>
           <h1 className="text-sm text-muted-foreground">
@@ -115,42 +162,20 @@ function HostedInvoice({
       <div className="border-b px-5 py-4 sm:px-6">
         <InvoiceLines invoice={invoice} />
       </div>
-      <div className="px-5 py-5 sm:px-6">
-        {payable ? (
-          hasPermission(role, 'billing_write:subscriptions') ? (
-            <PaymentsProvider>
-              <PaymentFormGate>
-                {(port) => (
-                  <port.CardScope>
-                    <InvoicePaymentForm
-                      slug={slug}
-                      invoice={invoice}
-                      port={port}
-                      offerSavedCards={hasPermission(role, 'billing_read:payment_methods')}
-                    />
-                  </port.CardScope>
-                )}
-              </PaymentFormGate>
-            </PaymentsProvider>
-          ) : (
-            <Notice tone="lock" title={PAY_INVOICES_DENIED}>
-              Contact your organization owner or administrator for assistance.
-            </Notice>
-          )
-        ) : (
-          <Notice
-            title={`This invoice is ${invoiceStatusLabel(invoice.status).toLowerCase()}`}
-            actions={
-              <Button size="sm" asChild>
-                <Link to={billingPath(slug)}>Back to billing</Link>
-              </Button>
-            }
-          >
-            There is nothing left to pay.
-          </Notice>
-        )}
-      </div>
+      <div className="px-5 py-5 sm:px-6">{children}</div>
     </Card>
+  );
+}
+
+/** A paid or void invoice: nothing to pay, said plainly. */
+export function NothingToPay({ invoice, action }: { invoice: InvoiceDetail; action?: ReactNode }) {
+  return (
+    <Notice
+      title={`This invoice is ${invoiceStatusLabel(invoice.status).toLowerCase()}`}
+      actions={action}
+    >
+      There is nothing left to pay.
+    </Notice>
   );
 }
 
@@ -169,7 +194,7 @@ function TestModeBadge() {
   );
 }
 
-function InvoiceSkeleton() {
+export function InvoiceSkeleton() {
   return (
     <LoadingRegion label="Loading invoice">
       <Card className="space-y-4 p-6">
