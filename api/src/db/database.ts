@@ -49,6 +49,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       max: 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    // A connection cut while idle (the server restarted, a failover) is an 'error' of the pool; without
+    // a listener it would end the process. pg drops that connection and opens a new one when needed.
+    pool.on('error', () => undefined);
     if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: new NamingPool(pool) }),

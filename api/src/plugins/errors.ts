@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /** An error whose message is safe to show the caller, with the status it answers. */
 export class HttpError extends Error {
@@ -12,6 +13,9 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The service is briefly unavailable. Please try again in a moment.';
 
 // zod's own messages do not say which field they are about; the product's rule messages do.
 const GENERIC_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
@@ -42,6 +46,15 @@ export default fp(async function errors(app: FastifyInstance) {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ message: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A restart or failover of the database: nothing after the fault committed, and the pool
+      // reconnects; the same request again (with its Idempotency-Key) is safe.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ message: DATABASE_UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
