@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { ProviderUnavailableError } from '../services/payments/payment-gateway.ts';
 
 /** An error whose message is safe to show the caller, with the status it answers. */
 export class HttpError extends Error {
@@ -16,6 +17,14 @@ export class HttpError extends Error {
 
 export const DATABASE_UNAVAILABLE_MESSAGE =
   'The service is briefly unavailable. Please try again in a moment.';
+
+/**
+ * The payment provider failed or did not answer in time: whatever it did is settled later (its event,
+ * the billing job), and the same request with the same Idempotency-Key is safe to send again. A 503 says
+ * so; a 500 would say the fault was ours.
+ */
+export const PROVIDER_UNAVAILABLE_MESSAGE =
+  'The payment provider did not answer. Please try again in a moment.';
 
 // zod's own messages do not say which field they are about; the product's rule messages do.
 const GENERIC_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
@@ -42,6 +51,13 @@ export default fp(async function errors(app: FastifyInstance) {
           )
         : 'Invalid request';
       return reply.code(400).send({ message });
+    }
+    if (error instanceof ProviderUnavailableError) {
+      request.log.warn({ err: error }, 'payment provider unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .send({ message: PROVIDER_UNAVAILABLE_MESSAGE });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
