@@ -22,7 +22,11 @@ import { HttpError } from './errors.ts';
  * so a forgotten check is a crash at boot, not an open door.
  */
 export type Access =
-  | { kind: 'public' }
+  /**
+   * Anyone. With `identify`, a live session's user is still known to the route (and to its per-user
+   * rate limit); without a session the route runs all the same.
+   */
+  | { kind: 'public'; identify?: boolean }
   | { kind: 'user' }
   /** A member of the organization in the `slug` path parameter, holding the permission. */
   | { kind: 'org'; permission: Permission }
@@ -147,7 +151,14 @@ export default fp(
     // preValidation: who may call is settled before the input is even looked at.
     app.addHook('preValidation', async (request, reply) => {
       const access = request.routeOptions.config.access;
-      if (!access || access.kind === 'public') return;
+      if (!access) return;
+      if (access.kind === 'public') {
+        if (access.identify && request.sessionId) {
+          const found = await lookUp(request, reply, request.sessionId, '');
+          if (found) request.user = { id: found.user_id, email: found.email, name: found.name };
+        }
+        return;
+      }
       if (access.kind === 'operator') {
         const verdict = operatorKeyCheck.verify(request.headers.authorization, request.ip);
         if (verdict === 'accepted') return;

@@ -135,7 +135,10 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
       // Typing card after card is how stolen numbers are tried out: a person pays with a few.
       // Public, as the provider's own tokenization is: the holder of an invoice's payment link has no
       // session. Counted per user, or per address without one.
-      config: { access: { kind: 'public' }, rateLimit: perUserRateLimit(30, '1 minute') },
+      config: {
+        access: { kind: 'public', identify: true },
+        rateLimit: perUserRateLimit(30, '1 minute'),
+      },
       schema: {
         tags: ['simulator'],
         summary: "Tokenize the card typed into the simulator's card form, for a one-off payment",
