@@ -70,7 +70,7 @@ export default tseslint.config(
     rules: { 'meterline/web-layers': ['error', { srcRoot: `${ROOT}/web/src` }] },
   },
   {
-    files: ['api/src/cli/**/*.ts', 'api/bench/**/*.ts', 'scripts/**/*.mjs'],
+    files: ['api/src/cli/**/*.ts', 'api/bench/**/*.ts', 'e2e/bench/**/*.ts', 'scripts/**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

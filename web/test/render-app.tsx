@@ -2,7 +2,7 @@ import type { Organization, OrganizationSummary, Profile, Project } from '@meter
 import type { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProviders } from '../src/app/providers';
 import { routes } from '../src/app/routes';
 import { ApiError } from '../src/data/api-client';
@@ -53,9 +53,25 @@ export function seedCache(queryClient: QueryClient, seed: Seed): void {
   }
 }
 
+/**
+ * The app's routes with each lazy page loaded up front: the app fetches a page's chunk when it is
+ * first visited, the tests render it at once (as they render everything else).
+ */
+async function loadedRoutes(list: RouteObject[]): Promise<RouteObject[]> {
+  return Promise.all(
+    list.map(async ({ lazy, children, ...route }) => {
+      const loaded = typeof lazy === 'function' ? await lazy() : {};
+      const nested = children ? { children: await loadedRoutes(children) } : {};
+      return { ...route, ...loaded, ...nested } as RouteObject;
+    }),
+  );
+}
+
+const eagerRoutes = await loadedRoutes(routes);
+
 /** Renders the whole app (real routes, real providers) at `path`. */
 export function renderApp(path: string, queryClient: QueryClient) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(eagerRoutes, { initialEntries: [path] });
   const user = userEvent.setup();
   const view = render(
     <AppProviders queryClient={queryClient}>

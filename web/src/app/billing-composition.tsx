@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import {
   hasPermission,
   visibleBillingSections,
@@ -7,18 +7,66 @@ import {
   type Role,
 } from '@meterline/domain';
 import { useSubscriptionQuery } from '../data/subscription-query';
-import { DowngradeFlow } from '../features/downgrade-flow/downgrade-flow';
 import { ScheduledChangeNotice } from '../features/downgrade-flow/scheduled-change-notice';
 import { BillingPage } from '../features/billing/billing-page';
 import { useBillingPanel } from '../features/billing/use-billing-panel';
-import { PlanPanel } from '../features/plan-panel/plan-panel';
-import { SpendCapPanel } from '../features/spend-cap-panel/spend-cap-panel';
 import { SpendAlertBanner } from '../features/spend-alerts/spend-alert-banner';
 import { SpendAlertsContent } from '../features/spend-alerts/spend-alerts-content';
-import { UpgradeDialog } from '../features/upgrade-dialog/upgrade-dialog';
-import { UpgradeSurveyDialog } from '../features/upgrade-survey/upgrade-survey-dialog';
 import { useOrganizationRole, useProfile } from '../session/profile-context';
 import { useOrganization } from '../session/use-organization';
+
+// The panels and dialogs that change the plan load when first wanted, not with the page (issue 14,
+// item 5): each is its own chunk, fetched on intent (a pointer or the focus entering the sections whose
+// buttons open them) and mounted once first opened, then kept (so it can animate closed).
+const loadPlanPanel = () => import('../features/plan-panel/plan-panel');
+const loadSpendCapPanel = () => import('../features/spend-cap-panel/spend-cap-panel');
+const loadUpgradeDialog = () => import('../features/upgrade-dialog/upgrade-dialog');
+const loadUpgradeSurvey = () => import('../features/upgrade-survey/upgrade-survey-dialog');
+const loadDowngradeFlow = () => import('../features/downgrade-flow/downgrade-flow');
+const PlanPanel = lazy(async () => ({ default: (await loadPlanPanel()).PlanPanel }));
+const SpendCapPanel = lazy(async () => ({ default: (await loadSpendCapPanel()).SpendCapPanel }));
+const UpgradeDialog = lazy(async () => ({ default: (await loadUpgradeDialog()).UpgradeDialog }));
+const UpgradeSurveyDialog = lazy(async () => ({
+  default: (await loadUpgradeSurvey()).UpgradeSurveyDialog,
+}));
+const DowngradeFlow = lazy(async () => ({ default: (await loadDowngradeFlow()).DowngradeFlow }));
+
+/** The sections whose buttons open the plan's panels and dialogs. */
+const INTENT_SECTIONS = ['subscription', 'cost-control'];
+
+/** Fetches the plan's panels and dialogs once the user reaches for them. */
+function usePrefetchOnIntent() {
+  useEffect(() => {
+    let fetched = false;
+    const prefetch = () => {
+      if (fetched) return;
+      fetched = true;
+      for (const load of [loadPlanPanel, loadSpendCapPanel, loadUpgradeDialog, loadDowngradeFlow]) {
+        void load().catch(() => undefined);
+      }
+    };
+    const sections = INTENT_SECTIONS.map((id) => document.getElementById(id)).filter(
+      (section): section is HTMLElement => section !== null,
+    );
+    for (const section of sections) {
+      section.addEventListener('pointerenter', prefetch);
+      section.addEventListener('focusin', prefetch);
+    }
+    return () => {
+      for (const section of sections) {
+        section.removeEventListener('pointerenter', prefetch);
+        section.removeEventListener('focusin', prefetch);
+      }
+    };
+  });
+}
+
+/** True from the first time `open` is true: a lazy panel is mounted then, and kept. */
+function useOnceOpened(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open;
+}
 
 /** What the downgrade flow (confirm, members-limit or exit survey, then the change) is given. */
 export interface DowngradeFlowSlotProps {
@@ -92,15 +140,17 @@ function DefaultDowngradeFlow({
   const profile = useProfile();
   if (!target) return null;
   return (
-    <DowngradeFlow
-      orgSlug={organization.slug}
-      organizationName={organization.name}
-      currentPlan={organization.plan.id}
-      targetPlan={target}
-      projectUpdatesDisabled={profile.project_updates_disabled}
-      onClose={onClose}
-      onDone={onDowngraded}
-    />
+    <Suspense fallback={null}>
+      <DowngradeFlow
+        orgSlug={organization.slug}
+        organizationName={organization.name}
+        currentPlan={organization.plan.id}
+        targetPlan={target}
+        projectUpdatesDisabled={profile.project_updates_disabled}
+        onClose={onClose}
+        onDone={onDowngraded}
+      />
+    </Suspense>
   );
 }
 
@@ -143,44 +193,66 @@ function PlanChanges({
   const [downgradeTarget, setDowngradeTarget] = useState<PlanId | null>(null);
   const [survey, setSurvey] = useState<{ from: PlanId; to: PlanId } | null>(null);
 
+  usePrefetchOnIntent();
+  const planPanelMounted = useOnceOpened(panel === 'subscriptionPlan');
+  const spendCapMounted = useOnceOpened(panel === 'costControl');
+  const upgradeMounted = useOnceOpened(upgradeTarget !== null);
+  const surveyMounted = useOnceOpened(survey !== null);
+
   return (
     <>
-      <PlanPanel
-        organization={organization}
-        role={role}
-        open={panel === 'subscriptionPlan'}
-        onOpenChange={(open) => {
-          if (!open) closePanel();
-        }}
-        onUpgrade={setUpgradeTarget}
-        onDowngrade={setDowngradeTarget}
-      />
-      <SpendCapPanel
-        organization={organization}
-        role={role}
-        projectUpdatesDisabled={profile.project_updates_disabled}
-        open={panel === 'costControl'}
-        onOpenChange={(open) => {
-          if (!open) closePanel();
-        }}
-        onUpgradePlan={() => openPanel('subscriptionPlan')}
-      />
-      <UpgradeDialog
-        organization={organization}
-        role={role}
-        target={upgradeTarget}
-        onClose={() => setUpgradeTarget(null)}
-        onUpgraded={(change) => {
-          setUpgradeTarget(null);
-          closePanel();
-          setSurvey(change);
-        }}
-      />
-      <UpgradeSurveyDialog
-        orgSlug={organization.slug}
-        change={survey}
-        onClose={() => setSurvey(null)}
-      />
+      {planPanelMounted ? (
+        <Suspense fallback={null}>
+          <PlanPanel
+            organization={organization}
+            role={role}
+            open={panel === 'subscriptionPlan'}
+            onOpenChange={(open) => {
+              if (!open) closePanel();
+            }}
+            onUpgrade={setUpgradeTarget}
+            onDowngrade={setDowngradeTarget}
+          />
+        </Suspense>
+      ) : null}
+      {spendCapMounted ? (
+        <Suspense fallback={null}>
+          <SpendCapPanel
+            organization={organization}
+            role={role}
+            projectUpdatesDisabled={profile.project_updates_disabled}
+            open={panel === 'costControl'}
+            onOpenChange={(open) => {
+              if (!open) closePanel();
+            }}
+            onUpgradePlan={() => openPanel('subscriptionPlan')}
+          />
+        </Suspense>
+      ) : null}
+      {upgradeMounted ? (
+        <Suspense fallback={null}>
+          <UpgradeDialog
+            organization={organization}
+            role={role}
+            target={upgradeTarget}
+            onClose={() => setUpgradeTarget(null)}
+            onUpgraded={(change) => {
+              setUpgradeTarget(null);
+              closePanel();
+              setSurvey(change);
+            }}
+          />
+        </Suspense>
+      ) : null}
+      {surveyMounted ? (
+        <Suspense fallback={null}>
+          <UpgradeSurveyDialog
+            orgSlug={organization.slug}
+            change={survey}
+            onClose={() => setSurvey(null)}
+          />
+        </Suspense>
+      ) : null}
       {renderDowngradeFlow?.({
         organization,
         role,

@@ -1,19 +1,13 @@
 import type { RouteObject } from 'react-router';
 import { SignInPage } from '../features/auth/sign-in-page';
 import { OrganizationLayout } from './organization-layout';
-import { OrganizationProjectsPage } from '../features/organization/organization-projects-page';
-import { PayInvoicePage } from '../features/pay/pay-invoice-page';
-import { AwsMarketplacePage } from '../features/partners/aws-marketplace-page';
-import { VercelInstallationPage } from '../features/partners/vercel-installation-page';
-import { ProjectPage } from '../features/project/project-page';
-import { UsagePage } from '../features/usage/usage-page';
-import { WebhooksPage } from '../features/webhooks/webhooks-page';
-import { AccessTokensPage } from '../features/access-tokens/access-tokens-page';
 import { BillingRoute } from './billing-composition';
 import { HomeRedirect } from './home-redirect';
-import { PayInvoiceRoute } from './pay-invoice-route';
 import { RequireAuth } from './require-auth';
 import { NotFoundPage, RootLayout, RouteErrorScreen } from './root-layout';
+
+// The billing page and what frames it load with the app; every other page is its own chunk, fetched
+// when a link to it is followed (issue 14, item 5: the billing page's first load carries only itself).
 
 /** Every route of the app; main.tsx mounts them in a browser router, tests in a memory router. */
 export const routes: RouteObject[] = [
@@ -26,9 +20,17 @@ export const routes: RouteObject[] = [
       // Stand-ins for the partners' consoles, the default targets of the "Manage" links.
       {
         path: 'partners/vercel/installations/:installationId/*',
-        element: <VercelInstallationPage />,
+        lazy: async () => ({
+          Component: (await import('../features/partners/vercel-installation-page'))
+            .VercelInstallationPage,
+        }),
       },
-      { path: 'partners/aws-marketplace/:slug', element: <AwsMarketplacePage /> },
+      {
+        path: 'partners/aws-marketplace/:slug',
+        lazy: async () => ({
+          Component: (await import('../features/partners/aws-marketplace-page')).AwsMarketplacePage,
+        }),
+      },
       {
         element: <RequireAuth />,
         children: [
@@ -37,27 +39,62 @@ export const routes: RouteObject[] = [
             path: 'org/:slug',
             element: <OrganizationLayout />,
             children: [
-              { index: true, element: <OrganizationProjectsPage /> },
+              {
+                index: true,
+                lazy: async () => ({
+                  Component: (await import('../features/organization/organization-projects-page'))
+                    .OrganizationProjectsPage,
+                }),
+              },
               { path: 'billing', element: <BillingRoute /> },
-              { path: 'usage', element: <UsagePage /> },
-              { path: 'webhooks', element: <WebhooksPage /> },
-              { path: 'tokens', element: <AccessTokensPage /> },
+              { path: 'usage', lazy: usagePage },
+              {
+                path: 'webhooks',
+                lazy: async () => ({
+                  Component: (await import('../features/webhooks/webhooks-page')).WebhooksPage,
+                }),
+              },
+              {
+                path: 'tokens',
+                lazy: async () => ({
+                  Component: (await import('../features/access-tokens/access-tokens-page'))
+                    .AccessTokensPage,
+                }),
+              },
             ],
           },
           {
             path: 'organization/:slug',
             element: <OrganizationLayout />,
-            children: [{ path: 'usage', element: <UsagePage /> }],
+            children: [{ path: 'usage', lazy: usagePage }],
           },
-          { path: 'project/:ref', element: <ProjectPage /> },
+          {
+            path: 'project/:ref',
+            lazy: async () => ({
+              Component: (await import('../features/project/project-page')).ProjectPage,
+            }),
+          },
         ],
       },
       {
         path: 'pay/invoices/:invoiceId',
-        element: <PayInvoiceRoute />,
-        children: [{ index: true, element: <PayInvoicePage /> }],
+        lazy: async () => ({
+          Component: (await import('./pay-invoice-route')).PayInvoiceRoute,
+        }),
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('../features/pay/pay-invoice-page')).PayInvoicePage,
+            }),
+          },
+        ],
       },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];
+
+async function usagePage() {
+  return { Component: (await import('../features/usage/usage-page')).UsagePage };
+}
