@@ -17,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import {
   removeBackupPaymentMethod,
@@ -108,6 +109,7 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
         userId: requireUser(request).id,
         captchaToken: request.body.hcaptchaToken,
         remoteIp: request.ip,
+        audit: auditContextOf(request),
       }),
   );
 
@@ -154,6 +156,7 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
       setDefaultPaymentMethod(deps, {
         organizationId: requireOrg(request).organizationId,
         paymentMethodId: request.body.payment_method_id,
+        audit: auditContextOf(request),
       }),
   );
 
@@ -184,6 +187,8 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
       setBackupPaymentMethod(db, {
         organizationId: requireOrg(request).organizationId,
         paymentMethodId: request.body.payment_method_id,
+        audit: auditContextOf(request),
+        at: deps.clock.now(),
       }),
   );
 
@@ -200,7 +205,11 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
       },
     },
     async (request) =>
-      removeBackupPaymentMethod(db, { organizationId: requireOrg(request).organizationId }),
+      removeBackupPaymentMethod(db, {
+        organizationId: requireOrg(request).organizationId,
+        audit: auditContextOf(request),
+        at: deps.clock.now(),
+      }),
   );
 
   app.delete(
@@ -228,6 +237,7 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
         {
           organizationId: requireOrg(request).organizationId,
           paymentMethodId: request.body.card_id,
+          audit: auditContextOf(request),
         },
       ),
   );

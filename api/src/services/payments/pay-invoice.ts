@@ -10,6 +10,7 @@ import {
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
+import type { AuditContext } from '../audit/record-audit.ts';
 import { newId } from '../billing/ids.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
 import { settleOpenInvoiceCharges } from './open-charges.ts';
@@ -41,6 +42,8 @@ export interface PayInvoiceInput {
    */
   paymentMethodId: string;
   userId: string;
+  /** Who pays, from where: the payment's outcome is logged in this name, whenever it settles. */
+  audit: AuditContext;
 }
 
 /**
@@ -109,6 +112,7 @@ export async function payInvoice(
       providerPaymentMethodId,
       idempotencyKey: key,
       createdBy: input.userId,
+      audit: input.audit,
       profileUpdate: null,
       at: now,
       attemptedAt: now,
