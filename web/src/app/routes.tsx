@@ -9,6 +9,7 @@ import { ProjectPage } from '../features/project/project-page';
 import { UsagePage } from '../features/usage/usage-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { AccessTokensPage } from '../features/access-tokens/access-tokens-page';
+import { AuditLogPage } from '../features/audit-log/audit-log-page';
 import { BillingRoute } from './billing-composition';
 import { HomeRedirect } from './home-redirect';
 import { RequireAuth } from './require-auth';
@@ -41,6 +42,7 @@ export const routes: RouteObject[] = [
               { path: 'usage', element: <UsagePage /> },
               { path: 'webhooks', element: <WebhooksPage /> },
               { path: 'tokens', element: <AccessTokensPage /> },
+              { path: 'audit-log', element: <AuditLogPage /> },
             ],
           },
           {
