@@ -104,6 +104,10 @@ export const API_TAGS = [
     description:
       "The organization's access tokens for the billing read API (Authorization: Bearer)",
   },
+  {
+    name: 'audit-log',
+    description: 'Who changed what in billing, when and from where; owners and administrators',
+  },
   { name: 'partners', description: 'Links to the consoles of partners that bill an organization' },
   { name: 'internal', description: 'Metering: usage events reported with the operator key' },
   { name: 'webhooks', description: "The payment provider's events" },

@@ -55,6 +55,7 @@ import simulatorRoutes from './routes/simulator.ts';
 import webhookRoutes from './routes/webhooks.ts';
 import webhookEndpointRoutes from './routes/webhook-endpoints.ts';
 import accessTokenRoutes from './routes/access-tokens.ts';
+import auditLogRoutes from './routes/audit-log.ts';
 import { WebhookSignal } from './services/webhooks/delivery-worker.ts';
 
 declare module 'fastify' {
@@ -153,7 +154,7 @@ export async function buildApp({
     disabledFeatures: config.DISABLED_FEATURES,
     projectUpdatesDisabled: config.DISABLE_PROJECT_CREATION_AND_UPDATES,
   });
-  await app.register(organizationRoutes, { db });
+  await app.register(organizationRoutes, { db, clock });
   await app.register(projectRoutes, { db });
   await app.register(partnerRoutes, { db, config });
   const cycleRows = new CycleRowsCache();
@@ -172,8 +173,8 @@ export async function buildApp({
   if (config.NODE_ENV !== 'production') {
     await app.register(mailboxRoutes, { db, baseUrl: config.PUBLIC_URL });
   }
-  await app.register(customerRoutes, { db });
-  await app.register(taxIdRoutes, { db });
+  await app.register(customerRoutes, { db, clock });
+  await app.register(taxIdRoutes, { db, clock });
   await app.register(memberRoutes, { db });
   await app.register(entitlementRoutes, { db });
   await app.register(restrictionHistoryRoutes, { db });
@@ -201,10 +202,12 @@ export async function buildApp({
       ),
   });
   await app.register(accessTokenRoutes, { db, clock });
+  await app.register(auditLogRoutes, { db, clock });
   await app.register(webhookEndpointRoutes, {
     db,
     production: config.NODE_ENV === 'production',
     signal: webhookSignal,
+    clock,
   });
   await app.register(webhookRoutes, {
     db,

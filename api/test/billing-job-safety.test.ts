@@ -128,6 +128,7 @@ describe.each(testDatabases())(
         {
           organizationId: org.id,
           userId: owner.id,
+          audit: { actor: { type: 'user', id: owner.id, email: null }, ip: null, user_agent: null },
           idempotencyKey: 'captcha-outside',
           body: { payment_method_id: org.card, amount: 100, hcaptcha_token: 'token' },
         },

@@ -218,6 +218,14 @@ describe.each(testDatabases())('the payment link of an invoice (%s)', (database)
       '/platform/organizations/restricted-co',
     );
     expect(organization.body.restriction_status).toBeNull();
+    // The audit log names the link as the payer, once.
+    const audited = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'actor_id'])
+      .where('actor_type', '=', 'pay_link')
+      .where('actor_id', '=', invoiceId)
+      .execute();
+    expect(audited).toHaveLength(1);
     // The card was charged, not saved.
     const saved = await db()
       .selectFrom('payment_methods')

@@ -354,6 +354,11 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
       const input = {
         organizationId,
         userId: ownerId,
+        audit: {
+          actor: { type: 'user' as const, id: ownerId, email: 'owner@example.com' },
+          ip: null,
+          user_agent: null,
+        },
         idempotencyKey: key,
         body: {
           amount: 120,

@@ -7,3 +7,4 @@ export * from './billing/index.ts';
 export * from './calendar/index.ts';
 export * from './customer/index.ts';
 export * from './payments/index.ts';
+export * from './audit/index.ts';

@@ -10,6 +10,7 @@ import { listOutbox } from '../repositories/email-outbox.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { createEmailTransport } from '../services/email/email-transport.ts';
 import { deliverDueEmails } from '../services/email/outbox-worker.ts';
+import { OPERATOR_CLI } from '../services/audit/record-audit.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
 import { createPaymentGateway } from '../services/payments/create-gateway.ts';
 import { parseDay, surveysCsv } from '../services/surveys/export-surveys.ts';
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
       }
       case 'void-invoice': {
         if (!values.invoice) throw new UsageError('void-invoice needs --invoice <id>');
-        const result = await voidInvoice(deps, values.invoice, at);
+        const result = await voidInvoice(deps, values.invoice, at, OPERATOR_CLI);
         console.log(JSON.stringify({ command, invoice: values.invoice, ...result }));
         if (result.status === 'refused') process.exitCode = 1;
         break;

@@ -269,6 +269,8 @@ export interface ChargesTable {
   refunded_at: ColumnType<Date | null, never, Date | null>;
   /** A backup card's charge: the default card's declined charge of the same attempt it stands in for. */
   backup_of_charge_id: ColumnType<string | null, string | null | undefined, never>;
+  /** Who started the payment, from where (an AuditContext); null: the billing engine. */
+  audit_context: ColumnType<unknown, string | null | undefined, never>;
 }
 
 export type PlanChangeStatus = 'pending' | 'applied' | 'failed' | 'expired';
@@ -312,6 +314,8 @@ export interface PlanChangesTable {
   /** A toggle's overage reading at `changed_at`, and what its invoice bills, per capped metric. */
   spend_cap_reading: ColumnType<CappedOverage | null, string | null | undefined, never>;
   spend_cap_billed: ColumnType<CappedOverage | null, string | null | undefined, never>;
+  /** Who asked for the change, from where (an AuditContext). */
+  audit_context: ColumnType<unknown, string | null | undefined, never>;
 }
 
 export interface SpendCapTogglesTable {
@@ -438,6 +442,8 @@ export interface SetupIntentsTable {
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Who started adding the card, from where (an AuditContext). */
+  audit_context: ColumnType<unknown, string | null | undefined, never>;
 }
 
 export interface PaymentEventsTable {
@@ -552,6 +558,23 @@ export interface AccessTokensTable {
   window_requests: Generated<number>;
 }
 
+/** One billing change (migration 0027): written with it, never updated or deleted. */
+export interface AuditLogTable {
+  id: string;
+  organization_id: string;
+  actor_type: 'user' | 'token' | 'operator' | 'billing_job' | 'pay_link';
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: ColumnType<Record<string, unknown> | null, string | null, never>;
+  after: ColumnType<Record<string, unknown> | null, string | null, never>;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: ColumnType<Date, Date, never>;
+}
+
 export interface WebhookEndpointsTable {
   id: string;
   organization_id: string;
@@ -624,6 +647,7 @@ export interface Database {
   spend_alert_budgets: SpendAlertBudgetsTable;
   spend_alerts_sent: SpendAlertsSentTable;
   access_tokens: AccessTokensTable;
+  audit_log: AuditLogTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

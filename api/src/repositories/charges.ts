@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { ChargesTable } from '../db/schema.ts';
+import { auditContextJson, type AuditContext } from '../services/audit/record-audit.ts';
 
 export type ChargeRow = Selectable<ChargesTable>;
 
@@ -22,6 +23,8 @@ export interface NewCharge {
   attemptedAt: Date;
   /** A backup card's charge: the default card's declined charge it stands in for. */
   backupOfChargeId?: string;
+  /** Who started the payment, from where; none: the billing engine. Its outcome is logged in this name. */
+  audit?: AuditContext;
 }
 
 export function findChargeByKey(db: Db, idempotencyKey: string): Promise<ChargeRow | undefined> {
@@ -60,6 +63,7 @@ export async function insertPendingCharge(
       updated_at: charge.at,
       attempted_at: charge.attemptedAt,
       ...(charge.backupOfChargeId ? { backup_of_charge_id: charge.backupOfChargeId } : {}),
+      audit_context: auditContextJson(charge.audit),
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .returningAll()

@@ -1,5 +1,6 @@
 import type { RestrictionHistoryEntry, RestrictionTransition } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
+import { BILLING_JOB, recordAudit } from '../services/audit/record-audit.ts';
 
 /** Records changes of the restriction state, in the transaction (and under the lock) that makes them. */
 export async function recordTransitions(
@@ -26,6 +27,21 @@ export async function recordTransitions(
       })),
     )
     .execute();
+  // The engine decides restrictions (product decisions §11), whatever set it deciding.
+  for (const transition of transitions) {
+    await recordAudit(trx, BILLING_JOB, {
+      organizationId,
+      action: 'restriction.changed',
+      target: { type: 'organization', id: organizationId },
+      before: { status: transition.from },
+      after: {
+        status: transition.to,
+        reason: transition.reason,
+        grace_period_end: transition.grace_period_end,
+      },
+      at: new Date(transition.at * 1000),
+    });
+  }
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);

@@ -14,7 +14,9 @@ import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { AccessTokensTable } from '../db/schema.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { HttpError } from '../plugins/errors.ts';
+import { recordAudit } from '../services/audit/record-audit.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import { newAccessToken, newAccessTokenId } from '../services/auth/access-tokens.ts';
 
@@ -143,6 +145,19 @@ const accessTokenRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        // Never the token, its hash or its prefix: its name, scope and expiry.
+        const after = {
+          name,
+          scope,
+          expires_at: row.expires_at ? unix(row.expires_at) : null,
+        };
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'access_token.created',
+          target: { type: 'access_token', id: row.id },
+          after,
+          at: now,
+        });
         return view({ ...row, created_by_email: user.email });
       });
       return reply.code(201).send({ token: created, secret: token });
@@ -162,15 +177,25 @@ const accessTokenRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async
     },
     async (request, reply) => {
       const { organizationId } = requireOrg(request);
-      const revoked = await db
-        .updateTable('access_tokens')
-        .set({ revoked_at: clock.now() })
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', request.params.id)
-        .where('revoked_at', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
-      if (!revoked) throw new HttpError(404, NOT_FOUND);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        const revoked = await trx
+          .updateTable('access_tokens')
+          .set({ revoked_at: now })
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', request.params.id)
+          .where('revoked_at', 'is', null)
+          .returning(['id', 'name', 'scope'])
+          .executeTakeFirst();
+        if (!revoked) throw new HttpError(404, NOT_FOUND);
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'access_token.revoked',
+          target: { type: 'access_token', id: revoked.id },
+          before: { name: revoked.name, scope: revoked.scope },
+          at: now,
+        });
+      });
       return reply.code(204).send(null);
     },
   );

@@ -6,6 +6,7 @@ import {
   topUpResponseSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import { topUpCredits, type TopUpDeps } from '../services/credits/top-up.ts';
 
@@ -44,6 +45,7 @@ const creditRoutes: FastifyPluginAsyncZod<TopUpDeps> = async (app, deps) => {
         idempotencyKey: request.headers['idempotency-key'],
         body: request.body,
         remoteIp: request.ip,
+        audit: auditContextOf(request),
       }),
   );
 };

@@ -5,14 +5,20 @@ import {
   orgParamsSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg } from '../plugins/request-context.ts';
+import { changedFields, recordAudit } from '../services/audit/record-audit.ts';
 import { getCustomerProfile, saveCustomer } from '../repositories/customers.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 
 /** The billing customer: the name and address invoices carry; the recipients come from the organization. */
-const customerRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+const customerRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
+  app,
+  { db, clock },
+) => {
   app.get(
     '/platform/organizations/:slug/customer',
     {
@@ -44,8 +50,24 @@ const customerRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) =>
     handler: async (request) => {
       const { organizationId } = requireOrg(request);
       return db.transaction().execute(async (trx) => {
+        const before = await getCustomerProfile(trx, organizationId);
         await saveCustomer(trx, organizationId, request.body);
-        return getCustomerProfile(trx, organizationId);
+        const after = await getCustomerProfile(trx, organizationId);
+        const changed = changedFields(
+          { billing_name: before.billing_name, address: before.address },
+          { billing_name: after.billing_name, address: after.address },
+        );
+        if (changed) {
+          const target = { type: 'customer', id: organizationId } as const;
+          await recordAudit(trx, auditContextOf(request), {
+            organizationId,
+            action: 'customer.updated',
+            target,
+            ...changed,
+            at: clock.now(),
+          });
+        }
+        return after;
       });
     },
   });

@@ -7,6 +7,7 @@ import {
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { perUserRateLimit } from '../plugins/rate-limits.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import { payInvoice, type PayInvoiceDeps } from '../services/payments/pay-invoice.ts';
 
@@ -60,6 +61,7 @@ const invoicePaymentRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, 
         idempotencyKey: request.headers['idempotency-key'],
         paymentMethodId: request.body.payment_method_id,
         userId: requireUser(request).id,
+        audit: auditContextOf(request),
       }),
   );
 };

@@ -8,7 +8,10 @@ import {
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
+import { changedFields, recordAudit } from '../services/audit/record-audit.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import {
   getOrganization,
@@ -19,7 +22,17 @@ import { listProjects } from '../repositories/projects.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 
-const organizationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
+  app,
+  { db, clock },
+) => {
+  const billingEmails = (trx: Db, organizationId: string) =>
+    trx
+      .selectFrom('organizations')
+      .select(['billing_email', 'additional_billing_emails'])
+      .where('id', '=', organizationId)
+      .executeTakeFirstOrThrow();
+
   app.get(
     '/platform/organizations',
     {
@@ -64,7 +77,20 @@ const organizationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      await updateOrganization(db, organizationId, request.body);
+      await db.transaction().execute(async (trx) => {
+        const before = await billingEmails(trx, organizationId);
+        await updateOrganization(trx, organizationId, request.body);
+        // The name is not billing data; the recipients of billing mail are.
+        const changed = changedFields(before, await billingEmails(trx, organizationId));
+        if (!changed) return;
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'billing_emails.updated',
+          target: { type: 'organization', id: organizationId },
+          ...changed,
+          at: clock.now(),
+        });
+      });
       return getOrganization(db, organizationId);
     },
   );

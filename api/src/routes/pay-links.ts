@@ -10,6 +10,7 @@ import {
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { perUserRateLimit } from '../plugins/rate-limits.ts';
 import { findInvoice } from '../repositories/invoices.ts';
@@ -104,6 +105,11 @@ const payLinkRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, deps) =
         idempotencyKey: request.headers['idempotency-key'],
         paymentMethodId: request.body.payment_method_id,
         userId: null,
+        // The payer is whoever holds the link: the audit log names the link, and where it came from.
+        audit: {
+          ...auditContextOf(request),
+          actor: { type: 'pay_link', id: invoice.id, email: null },
+        },
       });
     },
   );

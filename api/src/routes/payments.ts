@@ -17,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import {
   removeBackupPaymentMethod,
@@ -109,6 +110,7 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
         userId: requireUser(request).id,
         captchaToken: request.body.hcaptchaToken,
         remoteIp: request.ip,
+        audit: auditContextOf(request),
       }),
   );
 
@@ -155,6 +157,7 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
       setDefaultPaymentMethod(deps, {
         organizationId: requireOrg(request).organizationId,
         paymentMethodId: request.body.payment_method_id,
+        audit: auditContextOf(request),
       }),
   );
 
@@ -185,6 +188,8 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
       setBackupPaymentMethod(db, {
         organizationId: requireOrg(request).organizationId,
         paymentMethodId: request.body.payment_method_id,
+        audit: auditContextOf(request),
+        at: deps.clock.now(),
       }),
   );
 
@@ -201,7 +206,11 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
       },
     },
     async (request) =>
-      removeBackupPaymentMethod(db, { organizationId: requireOrg(request).organizationId }),
+      removeBackupPaymentMethod(db, {
+        organizationId: requireOrg(request).organizationId,
+        audit: auditContextOf(request),
+        at: deps.clock.now(),
+      }),
   );
 
   app.delete(
@@ -229,6 +238,7 @@ const paymentRoutes: FastifyPluginAsyncZod<PaymentsDeps & { config: Config }> = 
         {
           organizationId: requireOrg(request).organizationId,
           paymentMethodId: request.body.card_id,
+          audit: auditContextOf(request),
         },
       ),
   );

@@ -8,8 +8,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { deleteSpendAlert, saveSpendAlert } from '../repositories/spend-alerts.ts';
+import { deleteSpendAlert, getSpendAlert, saveSpendAlert } from '../repositories/spend-alerts.ts';
+import { recordAudit } from '../services/audit/record-audit.ts';
 import type { CycleRowsCache } from '../services/billing/cycle-data.ts';
 import { checkSpendAlerts } from '../services/billing/spend-alerts/check-spend-alerts.ts';
 import { describeSpendAlert } from '../services/billing/spend-alerts/describe-spend-alert.ts';
@@ -61,9 +63,20 @@ const spendAlertRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { organizationId } = requireOrg(request);
       const now = clock.now();
-      await db
-        .transaction()
-        .execute((trx) => saveSpendAlert(trx, organizationId, request.body, now));
+      await db.transaction().execute(async (trx) => {
+        const before = await getSpendAlert(trx, organizationId);
+        await saveSpendAlert(trx, organizationId, request.body, now);
+        const after = await getSpendAlert(trx, organizationId);
+        if (JSON.stringify(before) === JSON.stringify(after)) return;
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'spend_alert.updated',
+          target: { type: 'spend_alert', id: organizationId },
+          before: before ? { ...before } : null,
+          after: after ? { ...after } : null,
+          at: now,
+        });
+      });
       // After the commit: a budget lowered below today's spend alerts now, not at the job's next pass
       // (which catches up should this fail).
       try {
@@ -88,7 +101,18 @@ const spendAlertRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await deleteSpendAlert(db, requireOrg(request).organizationId);
+      const { organizationId } = requireOrg(request);
+      await db.transaction().execute(async (trx) => {
+        const before = await getSpendAlert(trx, organizationId);
+        if (!before || !(await deleteSpendAlert(trx, organizationId))) return;
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'spend_alert.deleted',
+          target: { type: 'spend_alert', id: organizationId },
+          before: { ...before },
+          at: clock.now(),
+        });
+      });
       return reply.code(204).send(null);
     },
   );

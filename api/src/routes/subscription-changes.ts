@@ -11,6 +11,7 @@ import {
 } from '@meterline/domain';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import {
   cancelScheduledChange,
@@ -81,6 +82,7 @@ const subscriptionChangeRoutes: FastifyPluginAsyncZod<PlanChangeDeps> = async (a
         userId: requireUser(request).id,
         idempotencyKey: request.headers['idempotency-key'],
         body: request.body,
+        audit: auditContextOf(request),
       }),
   );
 
@@ -125,7 +127,13 @@ const subscriptionChangeRoutes: FastifyPluginAsyncZod<PlanChangeDeps> = async (a
         response: { 200: z.object({ message: z.string() }), ...errors },
       },
     },
-    async (request) => cancelScheduledChange(deps.db, requireOrg(request).organizationId),
+    async (request) =>
+      cancelScheduledChange(
+        deps.db,
+        requireOrg(request).organizationId,
+        auditContextOf(request),
+        deps.clock.now(),
+      ),
   );
 };
 

@@ -7,8 +7,11 @@ import {
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg } from '../plugins/request-context.ts';
+import { recordAudit } from '../services/audit/record-audit.ts';
 import { deleteTaxId, getTaxId, saveTaxId } from '../repositories/customers.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -22,8 +25,9 @@ const versionHeadersSchema = z.looseObject({
 });
 
 /** An organization's one tax ID, a kind of the catalogue that its country offers. */
-const taxIdRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+const taxIdRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
   const url = '/platform/organizations/:slug/tax-ids';
+  const target = (organizationId: string) => ({ type: 'tax_id' as const, id: organizationId });
 
   app.get(
     url,
@@ -58,8 +62,20 @@ const taxIdRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
       const { organizationId } = requireOrg(request);
       const taxId = normalizeTaxId(request.body);
       return db.transaction().execute(async (trx) => {
+        const before = await getTaxId(trx, organizationId);
         await saveTaxId(trx, organizationId, taxId);
-        return { tax_id: await getTaxId(trx, organizationId) };
+        const after = await getTaxId(trx, organizationId);
+        if (JSON.stringify(before) !== JSON.stringify(after)) {
+          await recordAudit(trx, auditContextOf(request), {
+            organizationId,
+            action: 'tax_id.set',
+            target: target(organizationId),
+            before: { tax_id: before },
+            after: { tax_id: after },
+            at: clock.now(),
+          });
+        }
+        return { tax_id: after };
       });
     },
   );
@@ -78,7 +94,19 @@ const taxIdRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      await db.transaction().execute((trx) => deleteTaxId(trx, organizationId));
+      await db.transaction().execute(async (trx) => {
+        const before = await getTaxId(trx, organizationId);
+        await deleteTaxId(trx, organizationId);
+        if (!before) return;
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'tax_id.removed',
+          target: target(organizationId),
+          before: { tax_id: before },
+          after: { tax_id: null },
+          at: clock.now(),
+        });
+      });
       return { tax_id: null };
     },
   );

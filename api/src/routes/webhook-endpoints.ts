@@ -16,12 +16,15 @@ import {
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { systemClock, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { WebhookEndpointsTable } from '../db/schema.ts';
 import type { Selectable } from 'kysely';
+import { auditContextOf } from '../plugins/audit-context.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { lockOrganization } from '../services/billing/restrictions.ts';
 import { requireOrg } from '../plugins/request-context.ts';
+import { changedFields, recordAudit } from '../services/audit/record-audit.ts';
 import { webhookUrlProblem, type Resolver } from '../services/webhooks/address-check.ts';
 import type { WebhookSignal } from '../services/webhooks/delivery-worker.ts';
 import { webhookId, writeEvent } from '../services/webhooks/enqueue-webhook.ts';
@@ -29,6 +32,15 @@ import { newWebhookSecret } from '../services/webhooks/signature.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const NOT_FOUND = 'Webhook endpoint not found';
+
+/** What the audit log keeps of an endpoint: never its signing secret. */
+const audited = (row: Selectable<WebhookEndpointsTable>) => ({
+  url: row.url,
+  description: row.description,
+  events: row.events,
+  enabled: row.enabled,
+});
+const endpointTarget = (id: string) => ({ type: 'webhook_endpoint' as const, id });
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -46,7 +58,9 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
   production: boolean;
   signal: WebhookSignal;
   resolve?: Resolver;
-}> = async (app, { db, production, signal, resolve }) => {
+  /** Dates the audit log's entries, as every billing change's. */
+  clock?: Clock;
+}> = async (app, { db, production, signal, resolve, clock = systemClock }) => {
   const base = '/platform/organizations/:slug/webhooks';
   const read = { access: { kind: 'org' as const, permission: 'billing_read:webhooks' as const } };
   const write = { access: { kind: 'org' as const, permission: 'billing_write:webhooks' as const } };
@@ -173,6 +187,13 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'webhook_endpoint.created',
+          target: endpointTarget(row.id),
+          after: audited(row),
+          at: clock.now(),
+        });
         return view(trx, row);
       });
       return reply.code(201).send({ endpoint, secret });
@@ -198,6 +219,14 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
       await findEndpoint(db, organizationId, request.params.id);
       if (url !== undefined) await checkUrl(url);
       return db.transaction().execute(async (trx) => {
+        const before = await trx
+          .selectFrom('webhook_endpoints')
+          .selectAll()
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', request.params.id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!before) throw new HttpError(404, NOT_FOUND);
         const row = await trx
           .updateTable('webhook_endpoints')
           .set({
@@ -215,6 +244,17 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
           .returningAll()
           .executeTakeFirst();
         if (!row) throw new HttpError(404, NOT_FOUND);
+        const changed = changedFields(audited(before), audited(row));
+        if (changed) {
+          const target = endpointTarget(row.id);
+          const action = 'webhook_endpoint.updated';
+          // The URL names the endpoint in the log's sentence, changed or not.
+          const after = { url: row.url, ...changed.after };
+          await recordAudit(trx, auditContextOf(request), {
+            ...{ organizationId, action, target, before: changed.before, after },
+            at: clock.now(),
+          });
+        }
         return view(trx, row);
       });
     },
@@ -233,13 +273,22 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { organizationId } = requireOrg(request);
-      const deleted = await db
-        .deleteFrom('webhook_endpoints')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', request.params.id)
-        .returning('id')
-        .executeTakeFirst();
-      if (!deleted) throw new HttpError(404, NOT_FOUND);
+      await db.transaction().execute(async (trx) => {
+        const deleted = await trx
+          .deleteFrom('webhook_endpoints')
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', request.params.id)
+          .returningAll()
+          .executeTakeFirst();
+        if (!deleted) throw new HttpError(404, NOT_FOUND);
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'webhook_endpoint.deleted',
+          target: endpointTarget(deleted.id),
+          before: audited(deleted),
+          at: clock.now(),
+        });
+      });
       return reply.code(204).send(null);
     },
   );
@@ -259,14 +308,25 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { organizationId } = requireOrg(request);
       const secret = newWebhookSecret();
-      const row = await db
-        .updateTable('webhook_endpoints')
-        .set({ secret })
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', request.params.id)
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) throw new HttpError(404, NOT_FOUND);
+      const row = await db.transaction().execute(async (trx) => {
+        const rotated = await trx
+          .updateTable('webhook_endpoints')
+          .set({ secret })
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', request.params.id)
+          .returningAll()
+          .executeTakeFirst();
+        if (!rotated) throw new HttpError(404, NOT_FOUND);
+        // Neither secret is recorded: only that it was replaced.
+        await recordAudit(trx, auditContextOf(request), {
+          organizationId,
+          action: 'webhook_endpoint.secret_rotated',
+          target: endpointTarget(rotated.id),
+          after: { url: rotated.url },
+          at: clock.now(),
+        });
+        return rotated;
+      });
       return { endpoint: await view(db, row), secret };
     },
   );

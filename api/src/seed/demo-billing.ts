@@ -5,6 +5,7 @@ import { newId } from '../services/billing/ids.ts';
 import { closesAt, DEFAULT_CLOSE_GRACE_MINUTES } from '../services/billing/close-grace.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { OVERDUE_AFTER_DAYS } from '../services/billing/restrictions.ts';
+import { OPERATOR_CLI } from '../services/audit/record-audit.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
 import type { PaymentSimulator } from '../services/payments/simulator.ts';
 import type { DemoOrganization } from './demo-world-data.ts';
@@ -135,7 +136,12 @@ function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number
               .where('organization_id', '=', id)
               .where('period_end', '=', new Date(twelfthClose * 1000))
               .executeTakeFirstOrThrow();
-            await voidInvoice(storyDeps(context), twelfth.id, new Date(context.now * 1000));
+            await voidInvoice(
+              storyDeps(context),
+              twelfth.id,
+              new Date(context.now * 1000),
+              OPERATOR_CLI,
+            );
           },
         },
         {

@@ -35,6 +35,9 @@ export function demoExamples(invoiceId: string | undefined): Record<string, unkn
     start: '2025-01-01',
     end: '2025-01-31',
     since: '2026-01-01T00:00:00Z',
+    // The audit log's filters and cursor.
+    until: '2026-12-31',
+    cursor: '1750000000000.aud_000000000000000000000000',
     to: 'billing@acme.example',
     timestamp: 1_750_000_000,
     usage: 1,

@@ -8,6 +8,8 @@ import type { Permission } from './permissions.ts';
  */
 export const ORGANIZATION_OPERATIONS = {
   'GET /platform/organizations/{slug}': 'billing_read:subscriptions',
+  'GET /platform/organizations/{slug}/audit-log': 'billing_read:audit_log',
+  'GET /platform/organizations/{slug}/audit-log/export': 'billing_read:audit_log',
   'PATCH /platform/organizations/{slug}': 'update:organizations',
   'POST /platform/organizations/{slug}/billing/credits/top-up': 'billing_write:subscriptions',
   'HEAD /platform/organizations/{slug}/billing/invoices': 'billing_read:subscriptions',

@@ -65,6 +65,12 @@ const MATRIX: Record<Permission, Record<Role, boolean>> = {
     developer: false,
     read_only: false,
   },
+  'billing_read:audit_log': {
+    owner: true,
+    administrator: true,
+    developer: false,
+    read_only: false,
+  },
 };
 
 describe('hasPermission', () => {
@@ -123,6 +129,10 @@ describe('what an access token may call', () => {
         expect(tokenScopeAllows('billing:read', method, permission)).toBe(false);
       }
     }
+  });
+
+  it('does not read the audit log, which names members and their addresses (decision 018)', () => {
+    expect(tokenScopeAllows('billing:read', 'GET', 'billing_read:audit_log')).toBe(false);
   });
 
   it('grants nothing to an unknown scope', () => {

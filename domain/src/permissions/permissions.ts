@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   // Organization access tokens (issue 16, item 4): their list and their creation and revocation.
   'billing_read:access_tokens',
   'billing_write:access_tokens',
+  // The audit log (issue 16): who changed what, from which address; owners and administrators only.
+  'billing_read:audit_log',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

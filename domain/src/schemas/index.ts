@@ -10,3 +10,4 @@ export * from './restriction-history.ts';
 export * from './email-outbox.ts';
 export * from './webhooks.ts';
 export * from './access-tokens.ts';
+export * from './audit-log.ts';

@@ -61,6 +61,12 @@ export const routes: RouteObject[] = [
                     .AccessTokensPage,
                 }),
               },
+              {
+                path: 'audit-log',
+                lazy: async () => ({
+                  Component: (await import('../features/audit-log/audit-log-page')).AuditLogPage,
+                }),
+              },
             ],
           },
           {

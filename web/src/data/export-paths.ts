@@ -17,3 +17,12 @@ export function usageExportPath(
   if (range.projectRef) query.set('projectRef', range.projectRef);
   return `/platform/organizations/${segment(orgSlug)}/usage/export?${query.toString()}`;
 }
+
+/** GET /platform/organizations/{slug}/audit-log/export, with the log's filters (none: everything). */
+export function auditLogExportPath(orgSlug: string, filters: Record<string, string | undefined>) {
+  const set = Object.entries(filters).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+  );
+  const query = new URLSearchParams(set).toString();
+  return `/platform/organizations/${segment(orgSlug)}/audit-log/export${query ? `?${query}` : ''}`;
+}

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { resetCsrfToken } from './api-client';
 import {
   accessTokenKeys,
+  auditLogKeys,
   customerKeys,
   invoiceKeys,
   organizationKeys,
@@ -169,10 +170,44 @@ function nameOf(mutationKey: readonly unknown[] | undefined): MutationName | und
   );
 }
 
+/**
+ * The mutations the server records in the audit log (issue 16): after each, the log has a new entry.
+ * (A setup intent records nothing yet: its card is logged when it is attached.)
+ */
+const WRITES_AUDIT_ENTRIES: ReadonlySet<MutationName> = new Set<MutationName>([
+  'updateCustomer',
+  'setTaxId',
+  'deleteTaxId',
+  'updateOrganization',
+  'attachPaymentMethod',
+  'setDefaultPaymentMethod',
+  'setBackupPaymentMethod',
+  'removeBackupPaymentMethod',
+  'deletePaymentMethod',
+  'topUpCredits',
+  'payInvoice',
+  'updateSubscription',
+  'cancelScheduledChange',
+  'setSpendAlert',
+  'deleteSpendAlert',
+  'createWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'rotateWebhookSecret',
+  'createAccessToken',
+  'revokeAccessToken',
+]);
+
 export async function invalidateAfterMutation(
   queryClient: QueryClient,
   mutationKey: readonly unknown[] | undefined,
 ): Promise<void> {
   const name = nameOf(mutationKey);
-  if (name) await AFTER_SUCCESS[name](queryClient);
+  if (!name) return;
+  await Promise.all([
+    AFTER_SUCCESS[name](queryClient),
+    WRITES_AUDIT_ENTRIES.has(name)
+      ? queryClient.invalidateQueries({ queryKey: auditLogKeys.all })
+      : undefined,
+  ]);
 }

@@ -124,3 +124,17 @@ export const accessTokenKeys = {
   all: ['access-tokens'] as const,
   list: (orgSlug: string) => [...accessTokenKeys.all, 'list', orgSlug] as const,
 };
+
+/** Filters of the audit log as a key part: absent filters are left out, so equal filters share a key. */
+export interface AuditLogKeyFilters {
+  action?: string;
+  actor?: string;
+  since?: string;
+  until?: string;
+}
+
+export const auditLogKeys = {
+  all: ['audit-log'] as const,
+  list: (orgSlug: string, filters: AuditLogKeyFilters) =>
+    [...auditLogKeys.all, 'list', orgSlug, filters] as const,
+};

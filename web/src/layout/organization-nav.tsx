@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { cn } from '../lib/cn';
 
-type Tab = 'projects' | 'billing' | 'usage' | 'webhooks' | 'tokens';
+type Tab = 'projects' | 'billing' | 'usage' | 'webhooks' | 'tokens' | 'audit-log';
 
 function activeTab(pathname: string): Tab {
   const path = pathname.replace(/\/+$/, '');
@@ -9,6 +9,7 @@ function activeTab(pathname: string): Tab {
   if (path.endsWith('/usage')) return 'usage';
   if (path.endsWith('/webhooks')) return 'webhooks';
   if (path.endsWith('/tokens')) return 'tokens';
+  if (path.endsWith('/audit-log')) return 'audit-log';
   return 'projects';
 }
 
@@ -23,6 +24,7 @@ export function OrganizationNav({ slug }: { slug: string }) {
     { id: 'usage', label: 'Usage', to: `${base}/usage` },
     { id: 'webhooks', label: 'Webhooks', to: `${base}/webhooks` },
     { id: 'tokens', label: 'Access tokens', to: `${base}/tokens` },
+    { id: 'audit-log', label: 'Audit log', to: `${base}/audit-log` },
   ];
   return (
     <nav aria-label="Organization" className="overflow-x-auto">

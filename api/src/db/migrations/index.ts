@@ -23,6 +23,7 @@ import * as spendAlerts from './0022-spend-alerts.ts';
 import * as webhooks from './0023-webhooks.ts';
 import * as backupCard from './0025-backup-card.ts';
 import * as accessTokens from './0026-access-tokens.ts';
+import * as auditLog from './0027-audit-log.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0023-webhooks': webhooks,
   '0025-backup-card': backupCard,
   '0026-access-tokens': accessTokens,
+  '0027-audit-log': auditLog,
 };

@@ -1,3 +1,4 @@
+import { BILLING_JOB, recordAudit } from '../audit/record-audit.ts';
 import { enqueueBillingEmail } from '../email/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import {
@@ -134,6 +135,20 @@ export async function closeCycle(
       .where('organization_id', '=', organizationId)
       .execute();
     if (scheduled?.planId === 'free') await moveToFreeInstances(trx, organizationId, periodEnd);
+    if (scheduled) {
+      await recordAudit(trx, BILLING_JOB, {
+        organizationId,
+        action: 'plan.changed',
+        target: { type: 'subscription', id: organizationId },
+        before: { plan: subscription.plan_id, spend_cap: !subscription.usage_billing_enabled },
+        after: {
+          plan: scheduled.planId,
+          spend_cap: !scheduled.usageBillingEnabled,
+          scheduled: true,
+        },
+        at,
+      });
+    }
     // The restriction lifecycle hears of the close once, with it: under every quota clears a grace
     // period, above them it goes on (product-decisions §11). The organization's lock comes after the
     // subscription's, as in a plan change; nothing takes them the other way round.

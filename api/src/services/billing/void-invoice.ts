@@ -1,3 +1,4 @@
+import { OPERATOR_CLI, recordAudit, type AuditContext } from '../audit/record-audit.ts';
 import { openInvoiceCharges } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { settleOpenInvoiceCharges } from '../payments/open-charges.ts';
@@ -21,6 +22,8 @@ export async function voidInvoice(
   deps: PaymentDeps,
   invoiceId: string,
   at: Date,
+  /** Forgiving is an operator's act (the CLI); no route of the API does it. */
+  audit: AuditContext = OPERATOR_CLI,
 ): Promise<VoidResult> {
   const before = await deps.db
     .selectFrom('invoices')
@@ -47,6 +50,18 @@ export async function voidInvoice(
       .set({ status: 'void', voided_at: at, next_payment_attempt_at: null })
       .where('id', '=', invoiceId)
       .execute();
+    await recordAudit(trx, audit, {
+      organizationId: invoice.organization_id,
+      action: 'invoice.voided',
+      target: { type: 'invoice', id: invoiceId },
+      before: { status: invoice.status, number: invoice.number },
+      after: {
+        status: 'void',
+        number: invoice.number,
+        credit_returned_cents: invoice.credit_applied_cents,
+      },
+      at,
+    });
     if (invoice.credit_applied_cents > 0) {
       await trx
         .updateTable('subscriptions')

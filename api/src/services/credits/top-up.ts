@@ -19,6 +19,7 @@ import {
 } from '../../repositories/charges.ts';
 import { getCustomerProfile } from '../../repositories/customers.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
+import type { AuditContext } from '../audit/record-audit.ts';
 import { newId } from '../billing/ids.ts';
 import type { Captcha } from '../captcha/captcha.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../payments/charge-progress.ts';
@@ -42,6 +43,8 @@ export interface TopUpInput {
   idempotencyKey: string | undefined;
   body: TopUpBody;
   remoteIp?: string;
+  /** Who tops up, from where: the payment's outcome is logged in this name, whenever it settles. */
+  audit: AuditContext;
 }
 
 /** The charge key of a top-up: the client's key, scoped to the organization. */
@@ -103,6 +106,7 @@ export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<
       providerPaymentMethodId: method.provider_payment_method_id,
       idempotencyKey: key,
       createdBy: input.userId,
+      audit: input.audit,
       profileUpdate,
       at: now,
       attemptedAt: now,

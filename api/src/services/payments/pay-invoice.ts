@@ -14,6 +14,7 @@ import {
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
+import type { AuditContext } from '../audit/record-audit.ts';
 import { newId } from '../billing/ids.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
 import { settleOpenInvoiceCharges } from './open-charges.ts';
@@ -51,6 +52,8 @@ export interface PayInvoiceInput {
   paymentMethodId: string;
   /** The member paying; null for the holder of the invoice's signed link, who may use a new card only. */
   userId: string | null;
+  /** Who pays, from where: the payment's outcome is logged in this name, whenever it settles. */
+  audit: AuditContext;
 }
 
 /**
@@ -130,6 +133,7 @@ export async function payInvoice(
       providerPaymentMethodId,
       idempotencyKey: key,
       createdBy: input.userId,
+      audit: input.audit,
       profileUpdate: null,
       at: now,
       attemptedAt: now,

@@ -10,11 +10,19 @@ import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import {
   findPaymentMethod,
+  getDefaultPaymentMethod,
   insertPaymentMethod,
   lockPaymentMethods,
   makeDefaultPaymentMethod,
   toPaymentMethod,
 } from '../../repositories/payment-methods.ts';
+import {
+  auditContextJson,
+  cardOf,
+  recordAudit,
+  storedAuditContext,
+  type AuditContext,
+} from '../audit/record-audit.ts';
 import { newId } from '../billing/ids.ts';
 import type { Captcha } from '../captcha/captcha.ts';
 import type { PaymentGateway, SetupIntentState } from './payment-gateway.ts';
@@ -34,7 +42,13 @@ export interface PaymentsDeps {
 /** Starts saving a card: checks the captcha, then asks the provider for a setup intent. */
 export async function createSetupIntent(
   deps: PaymentsDeps,
-  input: { organizationId: string; userId: string; captchaToken: string; remoteIp?: string },
+  input: {
+    organizationId: string;
+    userId: string;
+    captchaToken: string;
+    remoteIp?: string;
+    audit: AuditContext;
+  },
 ): Promise<{ client_secret: string }> {
   const { db, gateway, captcha } = deps;
   const passed = await captcha.verify(input.captchaToken, {
@@ -55,6 +69,8 @@ export async function createSetupIntent(
       provider_setup_intent_id: created.providerSetupIntentId,
       status: 'created',
       created_by: input.userId,
+      // The card is recorded later (attach, or the provider's event): in the name of who started it.
+      audit_context: auditContextJson(input.audit),
     })
     .onConflict((conflict) =>
       conflict.columns(['provider', 'provider_setup_intent_id']).doNothing(),
@@ -159,18 +175,40 @@ export async function recordSetupCardIn(
     .where('id', '=', setup.id)
     .execute();
   const method = await findPaymentMethod(trx, setup.organization_id, id);
+  const after = {
+    ...cardOf({ id, brand: card.brand, last4: card.last4 }),
+    is_default: !hasDefault,
+  };
+  await recordAudit(trx, storedAuditContext(setup.audit_context), {
+    organizationId: setup.organization_id,
+    action: 'payment_method.added',
+    target: { type: 'payment_method', id },
+    after: { ...after, exp_month: card.expMonth, exp_year: card.expYear },
+    at,
+  });
   return method ? toPaymentMethod(method) : null;
 }
 
 export async function setDefaultPaymentMethod(
   deps: PaymentsDeps,
-  input: { organizationId: string; paymentMethodId: string },
+  input: { organizationId: string; paymentMethodId: string; audit: AuditContext },
 ): Promise<{ defaultPaymentMethodId: string }> {
   return deps.db.transaction().execute(async (trx) => {
     await lockPaymentMethods(trx, input.organizationId);
     const method = await findPaymentMethod(trx, input.organizationId, input.paymentMethodId);
     if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    const before = await getDefaultPaymentMethod(trx, input.organizationId);
     await makeDefaultPaymentMethod(trx, input.organizationId, method.id);
+    if (before?.id !== method.id) {
+      await recordAudit(trx, input.audit, {
+        organizationId: input.organizationId,
+        action: 'payment_method.default_set',
+        target: { type: 'payment_method', id: method.id },
+        before: { default_card: cardOf(before) },
+        after: { default_card: cardOf(method) },
+        at: deps.clock.now(),
+      });
+    }
     return { defaultPaymentMethodId: method.id };
   });
 }
@@ -178,7 +216,7 @@ export async function setDefaultPaymentMethod(
 /** Removes a card (never the default, except the only card of a free plan), then forgets it at the provider. */
 export async function deletePaymentMethod(
   deps: PaymentsDeps,
-  input: { organizationId: string; paymentMethodId: string },
+  input: { organizationId: string; paymentMethodId: string; audit: AuditContext },
 ): Promise<{ deleted: string }> {
   const { db, gateway } = deps;
   const removed = await db.transaction().execute(async (trx) => {
@@ -201,6 +239,19 @@ export async function deletePaymentMethod(
     });
     if (!allowed) throw new HttpError(409, DEFAULT_CARD_DELETE_MESSAGE);
     await trx.deleteFrom('payment_methods').where('id', '=', method.id).execute();
+    await recordAudit(trx, input.audit, {
+      organizationId: input.organizationId,
+      action: 'payment_method.removed',
+      target: { type: 'payment_method', id: method.id },
+      before: {
+        ...cardOf(method),
+        exp_month: method.exp_month,
+        exp_year: method.exp_year,
+        is_default: method.is_default,
+        is_backup: method.is_backup,
+      },
+      at: deps.clock.now(),
+    });
     return method;
   });
   if (removed.provider === gateway.provider) {

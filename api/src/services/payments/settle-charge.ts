@@ -3,11 +3,23 @@ import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import type { CustomerAddress, TaxId } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { lockCharge, type ChargeRow } from '../../repositories/charges.ts';
-import { getCustomerProfile, saveCustomer, saveTaxId } from '../../repositories/customers.ts';
+import {
+  getCustomerProfile,
+  getTaxId,
+  saveCustomer,
+  saveTaxId,
+} from '../../repositories/customers.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { applyPlanChangeIn, resolve } from '../billing/plan-change/apply-plan-change.ts';
 import { liftOverdueRestriction } from '../billing/restrictions.ts';
 import type { PaymentIntentState } from './payment-gateway.ts';
+import { chargedCard, recordPaymentFailure } from './audit-payment.ts';
+import {
+  changedFields,
+  recordAudit,
+  storedAuditContext,
+  type AuditContext,
+} from '../audit/record-audit.ts';
 
 /** What a top-up asked to change on the billing profile; applied only when its charge succeeds. */
 export interface ProfileUpdate {
@@ -67,7 +79,7 @@ export async function settleChargeIn(
         action_expires_at: null,
         updated_at: wallNow,
       });
-      const refundReason = await applyEffect(trx, updated, at);
+      const refundReason = await applyEffect(trx, updated, at, wallNow);
       if (!refundReason) return updated;
       return update(trx, chargeId, {
         provider_ref: providerRef,
@@ -79,6 +91,7 @@ export async function settleChargeIn(
     case 'failed':
       if (charge.status !== 'pending' && charge.status !== 'requires_action') return charge;
       if (charge.plan_change_id) await endPlanChange(trx, charge.plan_change_id, state, wallNow);
+      await recordPaymentFailure(trx, charge, state.message, wallNow);
       return update(trx, chargeId, {
         status: 'failed',
         provider_ref: providerRef,
@@ -139,7 +152,13 @@ async function endPlanChange(
 }
 
 /** Applies what the money was for; answers why it must be refunded when it no longer could be. */
-async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string | null> {
+async function applyEffect(
+  trx: Db,
+  charge: ChargeRow,
+  at: Date,
+  wallNow: Date,
+): Promise<string | null> {
+  const audit = storedAuditContext(charge.audit_context);
   if (charge.purpose === 'plan_change') {
     if (!charge.plan_change_id) throw new Error(`Charge ${charge.id}: no plan change`);
     return applyPlanChangeIn(trx, charge.plan_change_id, at);
@@ -156,13 +175,26 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string
       throw new Error(`Top-up ${charge.id}: the organization has no subscription to credit`);
     }
     if (charge.profile_update) {
-      await applyProfileUpdate(trx, charge.organization_id, charge.profile_update as ProfileUpdate);
+      const update = charge.profile_update as ProfileUpdate;
+      await applyProfileUpdate(trx, charge.organization_id, update, audit, wallNow);
     }
     const { customer_balance_cents: balance } = await trx
       .selectFrom('subscriptions')
       .select('customer_balance_cents')
       .where('organization_id', '=', charge.organization_id)
       .executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, {
+      organizationId: charge.organization_id,
+      action: 'credits.topped_up',
+      target: { type: 'credit_top_up', id: charge.id },
+      before: { balance_cents: balance - charge.amount_cents },
+      after: {
+        balance_cents: balance,
+        amount_cents: charge.amount_cents,
+        card: await chargedCard(trx, charge),
+      },
+      at: wallNow,
+    });
     await enqueueBillingEmail(trx, charge.organization_id, charge.id, {
       kind: 'credits.topped_up',
       amountCents: charge.amount_cents,
@@ -201,6 +233,20 @@ async function applyEffect(trx: Db, charge: ChargeRow, at: Date): Promise<string
     })
     .where('id', '=', invoice.id)
     .execute();
+  await recordAudit(trx, audit, {
+    organizationId: invoice.organization_id,
+    action: 'invoice.paid',
+    target: { type: 'invoice', id: invoice.id },
+    before: { status: invoice.status },
+    after: {
+      status: 'paid',
+      number: invoice.number,
+      amount_paid_cents: invoice.amount_due_cents,
+      card: await chargedCard(trx, charge),
+      ...(charge.backup_of_charge_id ? { paid_with_backup_card: true } : {}),
+    },
+    at: wallNow,
+  });
   await liftOverdueRestriction(trx, invoice.organization_id, at);
   // The receipt, once per invoice: it is paid only once.
   await enqueueBillingEmail(trx, invoice.organization_id, invoice.id, {
@@ -237,17 +283,37 @@ export async function applyProfileUpdate(
   trx: Db,
   organizationId: string,
   update: ProfileUpdate,
+  audit: AuditContext,
+  at: Date,
 ): Promise<void> {
   if (update.billing_name !== undefined || update.address !== undefined) {
     const current = await getCustomerProfile(trx, organizationId);
     const billingName = update.billing_name ?? current.billing_name;
     // The request checked that an address comes with a name; a name removed since leaves the profile be.
     if (billingName) {
-      await saveCustomer(trx, organizationId, {
-        billing_name: billingName,
-        address: update.address ?? current.address,
+      const before = { billing_name: current.billing_name, address: current.address };
+      const after = { billing_name: billingName, address: update.address ?? current.address };
+      await saveCustomer(trx, organizationId, after);
+      const changed = changedFields(before, after);
+      if (changed) {
+        const target = { type: 'customer', id: organizationId } as const;
+        await recordAudit(trx, audit, {
+          ...{ organizationId, action: 'customer.updated', target, ...changed },
+          at,
+        });
+      }
+    }
+  }
+  if (update.tax_id) {
+    const before = await getTaxId(trx, organizationId);
+    await saveTaxId(trx, organizationId, update.tax_id);
+    const after = await getTaxId(trx, organizationId);
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      const target = { type: 'tax_id', id: organizationId } as const;
+      await recordAudit(trx, audit, {
+        ...{ organizationId, action: 'tax_id.set', target },
+        ...{ before: { tax_id: before }, after: { tax_id: after }, at },
       });
     }
   }
-  if (update.tax_id) await saveTaxId(trx, organizationId, update.tax_id);
 }

@@ -9,6 +9,7 @@ import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
 import { issueChangeInvoice } from './issue-change-invoice.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
+import { recordAudit, storedAuditContext } from '../../audit/record-audit.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =
   'The plan change had expired or failed before this payment completed.';
@@ -128,6 +129,19 @@ export async function applyPlanChangeIn(
     .set({ status: 'applied', invoice_id: invoiceId, resolved_at: wallNow })
     .where('id', '=', planChangeId)
     .execute();
+  await recordAudit(trx, storedAuditContext(change.audit_context), {
+    organizationId,
+    action: 'plan.changed',
+    target: { type: 'subscription', id: organizationId },
+    before: { plan: change.from_plan, spend_cap: !change.from_usage_billing_enabled },
+    after: {
+      plan: change.to_plan,
+      spend_cap: !change.to_usage_billing_enabled,
+      charged_cents: change.charge_today_cents,
+      invoice_id: invoiceId,
+    },
+    at: wallNow,
+  });
   await enqueueBillingEmail(trx, organizationId, planChangeId, {
     kind: 'plan.changed',
     fromPlan: BILLING_PLANS[change.from_plan].name,

@@ -48,6 +48,7 @@ import { applyProfileUpdate } from '../../payments/settle-charge.ts';
 import { settleCharge } from '../../payments/refund-charge.ts';
 import { newId } from '../ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
+import { auditContextJson, recordAudit, type AuditContext } from '../../audit/record-audit.ts';
 import {
   priceChange,
   pricedAgainst,
@@ -136,6 +137,8 @@ export async function previewChange(
 export interface ChangePlanInput {
   organizationId: string;
   userId: string;
+  /** Who asks, from where: the change and its payment are logged in this name, whenever they settle. */
+  audit: AuditContext;
   idempotencyKey: string | undefined;
   body: SubscriptionUpdateBody;
 }
@@ -175,7 +178,7 @@ export async function changePlan(
       if (members.length > 0) throw new HttpError(409, membersAtFreeLimitMessage(members));
     }
     if (planChangeTiming(subscription.billing_partner, subscription.plan_id, target) !== 'now') {
-      return schedule(deps, organizationId, body.tier);
+      return schedule(deps, organizationId, body.tier, input.audit);
     }
   }
 
@@ -241,7 +244,9 @@ export async function changePlan(
       if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
       paymentMethod = method;
     }
-    if (profileUpdate) await applyProfileUpdate(trx, organizationId, profileUpdate);
+    if (profileUpdate) {
+      await applyProfileUpdate(trx, organizationId, profileUpdate, input.audit, clock.now());
+    }
 
     const wallNow = clock.now();
     const change = await insertChange(trx, {
@@ -253,6 +258,7 @@ export async function changePlan(
       paymentMethodId: paymentMethod?.id ?? null,
       profileUpdate,
       wallNow,
+      audit: input.audit,
     });
     if (!paymentMethod) {
       await applyPlanChangeIn(trx, change.id, wallNow);
@@ -272,6 +278,7 @@ export async function changePlan(
       profileUpdate: null,
       at: wallNow,
       attemptedAt: wallNow,
+      audit: input.audit,
     });
     if (!charge) throw new Error(`Plan change ${key}: its charge key was taken`);
     return { charge, change };
@@ -369,6 +376,7 @@ async function insertChange(
     paymentMethodId: string | null;
     profileUpdate: unknown;
     wallNow: Date;
+    audit: AuditContext;
   },
 ): Promise<PlanChangeRow> {
   const { priced } = values;
@@ -401,6 +409,7 @@ async function insertChange(
       spend_cap_reading: priced.spendCap ? JSON.stringify(priced.spendCap.reading) : null,
       spend_cap_billed: priced.spendCap ? JSON.stringify(priced.spendCap.billed) : null,
       created_by: values.userId,
+      audit_context: auditContextJson(values.audit),
       created_at: values.wallNow,
       expires_at: new Date(values.wallNow.getTime() + PENDING_CHANGE_TTL_SECONDS * 1000),
     })
@@ -562,10 +571,22 @@ async function schedule(
   deps: PlanChangeDeps,
   organizationId: string,
   tier: Tier,
+  audit: AuditContext,
 ): Promise<SubscriptionUpdateResponse> {
   const target = planIdOfTier(tier);
   const end = await deps.db.transaction().execute(async (trx) => {
     const subscription = await lockSubscription(trx, organizationId);
+    await recordAudit(trx, audit, {
+      organizationId,
+      action: 'plan.change_scheduled',
+      target: { type: 'subscription', id: organizationId },
+      before: { plan: subscription.plan_id, scheduled_plan: subscription.scheduled_plan_id },
+      after: {
+        scheduled_plan: target,
+        scheduled_at: Math.floor(subscription.current_period_end.getTime() / 1000),
+      },
+      at: deps.clock.now(),
+    });
     await trx
       .updateTable('subscriptions')
       .set({
@@ -600,13 +621,26 @@ async function schedule(
 export async function cancelScheduledChange(
   db: Db,
   organizationId: string,
+  audit: AuditContext,
+  at: Date,
 ): Promise<{ message: string }> {
-  const cleared = await db
-    .updateTable('subscriptions')
-    .set({ scheduled_plan_id: null, scheduled_usage_billing_enabled: null, scheduled_at: null })
-    .where('organization_id', '=', organizationId)
-    .where('scheduled_plan_id', 'is not', null)
-    .executeTakeFirst();
-  if (cleared.numUpdatedRows !== 1n) throw new HttpError(404, NO_SCHEDULED_CHANGE_MESSAGE);
+  await db.transaction().execute(async (trx) => {
+    const subscription = await lockSubscription(trx, organizationId);
+    const scheduled = subscription.scheduled_plan_id;
+    if (!scheduled) throw new HttpError(404, NO_SCHEDULED_CHANGE_MESSAGE);
+    await trx
+      .updateTable('subscriptions')
+      .set({ scheduled_plan_id: null, scheduled_usage_billing_enabled: null, scheduled_at: null })
+      .where('organization_id', '=', organizationId)
+      .execute();
+    await recordAudit(trx, audit, {
+      organizationId,
+      action: 'plan.scheduled_change_cancelled',
+      target: { type: 'subscription', id: organizationId },
+      before: { scheduled_plan: scheduled },
+      after: { scheduled_plan: null },
+      at,
+    });
+  });
   return { message: 'The scheduled plan change was cancelled' };
 }

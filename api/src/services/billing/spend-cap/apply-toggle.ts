@@ -13,6 +13,7 @@ import { loadCycleData } from '../cycle-data.ts';
 import { issueChangeInvoice } from '../plan-change/issue-change-invoice.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
+import { recordAudit, storedAuditContext } from '../../audit/record-audit.ts';
 
 /**
  * Applies a priced toggle of the spend cap (product-decisions §10) in the caller's transaction: the one
@@ -92,6 +93,18 @@ export async function applySpendCapToggleIn(
     .set({ status: 'applied', invoice_id: invoiceId, resolved_at: wallNow })
     .where('id', '=', change.id)
     .execute();
+  await recordAudit(trx, storedAuditContext(change.audit_context), {
+    organizationId,
+    action: 'spend_cap.updated',
+    target: { type: 'subscription', id: organizationId },
+    before: { spend_cap: !change.from_usage_billing_enabled },
+    after: {
+      spend_cap: !change.to_usage_billing_enabled,
+      charged_cents: change.charge_today_cents,
+      invoice_id: invoiceId,
+    },
+    at: wallNow,
+  });
   await enqueueBillingEmail(trx, organizationId, change.id, {
     kind: 'spend_cap.changed',
     capOn: !change.to_usage_billing_enabled,

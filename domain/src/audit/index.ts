@@ -1,0 +1,2 @@
+export * from './actions.ts';
+export * from './describe-audit-entry.ts';
