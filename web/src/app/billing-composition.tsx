@@ -7,6 +7,7 @@ import {
   type Role,
 } from '@meterline/domain';
 import { useSubscriptionQuery } from '../data/subscription-query';
+import { useOnceOpened } from '../lib/use-once-opened';
 import { ScheduledChangeNotice } from '../features/downgrade-flow/scheduled-change-notice';
 import { BillingPage } from '../features/billing/billing-page';
 import { useBillingPanel } from '../features/billing/use-billing-panel';
@@ -59,13 +60,6 @@ function usePrefetchOnIntent() {
       }
     };
   });
-}
-
-/** True from the first time `open` is true: a lazy panel is mounted then, and kept. */
-function useOnceOpened(open: boolean): boolean {
-  const [opened, setOpened] = useState(open);
-  if (open && !opened) setOpened(true);
-  return opened || open;
 }
 
 /** What the downgrade flow (confirm, members-limit or exit survey, then the change) is given. */

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { formatCents, hasPermission } from '@meterline/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
@@ -9,7 +9,11 @@ import { Tooltip } from '../../../components/ui/tooltip';
 import { paymentsConfigQueryOptions } from '../../../data/payments-config-query';
 import { useSubscriptionQuery } from '../../../data/subscription-query';
 import { BillingSection, type BillingSectionProps } from '../billing-section';
-import { TopUpDialog } from './top-up-dialog';
+import { useOnceOpened } from '../../../lib/use-once-opened';
+
+// The dialog's code loads when the button is reached for (with the provider's configuration).
+const loadTopUpDialog = () => import('./top-up-dialog');
+const TopUpDialog = lazy(async () => ({ default: (await loadTopUpDialog()).TopUpDialog }));
 
 export const TOP_UP_DENIED = 'You need additional permissions to top up credits';
 
@@ -46,6 +50,7 @@ function CreditBalance({
 }) {
   const subscription = useSubscriptionQuery(slug);
   const [open, setOpen] = useState(false);
+  const mounted = useOnceOpened(open);
   const queryClient = useQueryClient();
 
   if (subscription.isPending) return <CreditBalanceSkeleton />;
@@ -81,14 +86,21 @@ function CreditBalance({
           <TopUpButton
             canTopUp={canTopUp}
             onClick={() => setOpen(true)}
-            onIntent={() => void queryClient.prefetchQuery(paymentsConfigQueryOptions())}
+            onIntent={() => {
+              void queryClient.prefetchQuery(paymentsConfigQueryOptions());
+              void loadTopUpDialog().catch(() => undefined);
+            }}
           />
         )}
       </div>
       <p className="border-t pt-4 text-xs text-muted-foreground">
         Credits are applied to future invoices only. They never expire and are not refundable.
       </p>
-      {canTopUp && !partner ? <TopUpDialog slug={slug} open={open} onOpenChange={setOpen} /> : null}
+      {canTopUp && !partner && mounted ? (
+        <Suspense fallback={null}>
+          <TopUpDialog slug={slug} open={open} onOpenChange={setOpen} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

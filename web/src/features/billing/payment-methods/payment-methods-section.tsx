@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import {
   hasPermission,
   isPartnerManaged,
@@ -16,7 +16,11 @@ import { paymentsConfigQueryOptions } from '../../../data/payments-config-query'
 import { usePaymentMethodsQuery } from '../../../data/payment-methods-query';
 import { BillingSection, type BillingSectionProps } from '../billing-section';
 import { PartnerManagedNotice } from '../partner-notices';
-import { AddCardDialog } from '../../../payments/add-card/add-card-dialog';
+import { useOnceOpened } from '../../../lib/use-once-opened';
+
+// The dialog's code loads when the button is reached for (with the provider's configuration).
+const loadAddCardDialog = () => import('../../../payments/add-card/add-card-dialog');
+const AddCardDialog = lazy(async () => ({ default: (await loadAddCardDialog()).AddCardDialog }));
 import { PaymentMethodRow } from './payment-method-row';
 
 export const MANAGE_PAYMENT_METHODS_DENIED =
@@ -54,6 +58,7 @@ function PaymentMethods({
 }) {
   const methods = usePaymentMethodsQuery(slug);
   const [adding, setAdding] = useState(false);
+  const addMounted = useOnceOpened(adding);
   const queryClient = useQueryClient();
   const hasBackup = methods.data?.data.some((method) => method.is_backup) ?? false;
 
@@ -106,17 +111,22 @@ function PaymentMethods({
           canWrite={canWrite}
           onClick={() => setAdding(true)}
           // The provider's configuration is fetched while the pointer is on its way.
-          onIntent={() => void queryClient.prefetchQuery(paymentsConfigQueryOptions())}
+          onIntent={() => {
+            void queryClient.prefetchQuery(paymentsConfigQueryOptions());
+            void loadAddCardDialog().catch(() => undefined);
+          }}
         />
       </div>
       {body}
-      {canWrite ? (
-        <AddCardDialog
-          slug={slug}
-          open={adding}
-          onOpenChange={setAdding}
-          canUpdateBillingAddress={canWriteCustomer}
-        />
+      {canWrite && addMounted ? (
+        <Suspense fallback={null}>
+          <AddCardDialog
+            slug={slug}
+            open={adding}
+            onOpenChange={setAdding}
+            canUpdateBillingAddress={canWriteCustomer}
+          />
+        </Suspense>
       ) : null}
     </div>
   );
