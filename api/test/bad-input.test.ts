@@ -4,6 +4,8 @@ import { testDatabases, useSignedInServer } from './support/server.ts';
 const KEY = 'test-metering-key-0123456789';
 const ORG = '/platform/organizations/acme-pro';
 const NUL = 'a\u0000b';
+/** Half a surrogate pair: JSON escapes it ("\udfff"), PostgreSQL refuses it in jsonb. */
+const LONE_SURROGATE = 'a\udfffb';
 const LONG = 'x'.repeat(5000);
 const CARD = { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' };
 const TOP_UP = { payment_method_id: 'pm_0123456789abcdef', amount: 100, hcaptcha_token: 'token' };
@@ -172,6 +174,30 @@ const CASES: BadRequest[] = [
     path: `${ORG}/billing/credits/top-up`,
     body: { ...TOP_UP, tax_id: { type: 'eu_vat', value: NUL } },
     names: /Tax ID/,
+  },
+  // Found by the fuzz suite: the charge keeps the billing profile as jsonb, which refused it with a 500.
+  {
+    method: 'POST',
+    path: `${ORG}/billing/credits/top-up`,
+    body: { ...TOP_UP, address: { ...ADDRESS, city: LONE_SURROGATE } },
+    names: /City/,
+  },
+  {
+    method: 'PUT',
+    path: `${ORG}/customer`,
+    body: { billing_name: `Acme ${LONE_SURROGATE}` },
+    names: /Name/,
+  },
+  {
+    method: 'POST',
+    path: '/platform/feedback/upgrade',
+    body: {
+      orgSlug: 'acme-pro',
+      prevPlan: 'free',
+      currentPlan: 'pro',
+      reasons: [`More ${LONE_SURROGATE}`],
+    },
+    names: /reason/,
   },
   {
     method: 'POST',

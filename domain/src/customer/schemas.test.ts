@@ -123,6 +123,8 @@ describe('customerUpdateSchema', () => {
     ['x'.repeat(201), 'Name must be at most 200 characters'],
     ['Acme\u0000', 'Name must not contain control characters'],
     ['Acme\nInc', 'Name must not contain control characters'],
+    // Half a surrogate pair, which JSON can carry and PostgreSQL's jsonb refuses; a whole pair is text.
+    ['Acme \udfff', 'Name must not contain control characters'],
   ])('refuses billing_name %j with "%s"', (billingName, message) => {
     const result = customerUpdateSchema.safeParse({ billing_name: billingName, address: null });
     expect(messages(result)).toEqual([message]);

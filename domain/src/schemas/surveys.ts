@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_IDS } from '../organization/plans.ts';
-import { projectRefSchema, slugSchema } from './common.ts';
+import { projectRefSchema, slugSchema, textPattern } from './common.ts';
 
 /**
  * The exit survey (after a downgrade is confirmed) and the upgrade survey (after an upgrade succeeds),
@@ -26,8 +26,7 @@ export const SURVEY_REASON_LIST_MAX = 4000;
 export const SURVEY_FEEDBACK_MAX = 5000;
 
 // Free text may span lines (tabs and line breaks), nothing else below the space.
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const MULTILINE_TEXT = /^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$/;
+const MULTILINE_TEXT = textPattern('\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f');
 
 /** The reasons of a dash list, in order: one per non-empty line, without its leading dash. */
 export function parseDashList(list: string): string[] {
