@@ -37,14 +37,19 @@ function momentSchema(label: string) {
     .max(35, `${label} must be a day (YYYY-MM-DD) or an ISO 8601 date-time`)
     .regex(MOMENT, `${label} must be a day (YYYY-MM-DD) or an ISO 8601 date-time`)
     .refine((value) => {
+      // zod runs this after a failed pattern too: the pattern's message is the one that counts.
+      if (!MOMENT.test(value)) return true;
       // A day that is no day (2026-02-30) is refused, not rolled over.
       const day = value.slice(0, 10);
+      const start = new Date(`${day}T00:00:00Z`);
       return (
         !Number.isNaN(Date.parse(value)) &&
-        new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day
+        !Number.isNaN(start.getTime()) &&
+        start.toISOString().slice(0, 10) === day
       );
     }, `${label} must be a real day and time`)
     .refine((value) => {
+      if (!MOMENT.test(value)) return true;
       const day = value.slice(0, 10);
       return day >= AUDIT_LOG_FIRST_DAY && day <= AUDIT_LOG_LAST_DAY;
     }, `${label} must be between ${AUDIT_LOG_FIRST_DAY} and ${AUDIT_LOG_LAST_DAY}`)

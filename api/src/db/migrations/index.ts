@@ -24,6 +24,7 @@ import * as webhooks from './0023-webhooks.ts';
 import * as backupCard from './0025-backup-card.ts';
 import * as accessTokens from './0026-access-tokens.ts';
 import * as auditLog from './0027-audit-log.ts';
+import * as payLinkSecret from './0028-pay-link-secret.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0025-backup-card': backupCard,
   '0026-access-tokens': accessTokens,
   '0027-audit-log': auditLog,
+  '0028-pay-link-secret': payLinkSecret,
 };

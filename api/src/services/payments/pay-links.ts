@@ -1,19 +1,14 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { payLinkPath } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 
 const SECRET_KEY = 'pay_link_secret';
 
 /**
- * The database's key for payment links, made on first use. Kept in the database (not in the process)
- * so that every replica signs alike and a link in an email outlives a restart.
+ * The database's key for payment links, made by migration 0028. Kept in the database (not in the
+ * process) so that every replica signs alike and a link in an email outlives a restart.
  */
 export async function payLinkSecret(db: Db): Promise<string> {
-  await db
-    .insertInto('app_meta')
-    .values({ key: SECRET_KEY, value: randomBytes(32).toString('hex') })
-    .onConflict((conflict) => conflict.column('key').doNothing())
-    .execute();
   const row = await db
     .selectFrom('app_meta')
     .select('value')
