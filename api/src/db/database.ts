@@ -96,13 +96,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** Another schema than ours vanished while the migrator listed the schemas. */
+function droppedMeanwhile(error: unknown, schema: string | undefined): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (
+    code === '3F000' &&
+    typeof message === 'string' &&
+    !(schema !== undefined && message.includes(`"${schema}"`))
+  );
+}
+
 export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
   const migrator = new Migrator({
     db,
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely looks for its migration table by listing every schema of the database with
+  // has_schema_privilege, which fails (3F000) when another schema is dropped during the listing (tests
+  // drop theirs while others start). Nothing was migrated then: looking again is safe.
+  for (let attempt = 0; attempt < 3 && droppedMeanwhile(error, schema); attempt += 1) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown');
