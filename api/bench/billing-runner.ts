@@ -3,7 +3,8 @@
  * each tick (one pass of runBillingJobs at the current time, as many at once as the scheduler works on, the configured store and payment provider),
  * in a process of its own so that several start at once and each can be profiled
  * (BENCH_PROFILE=<dir> gives it node's --cpu-prof). It prints one JSON line: how long the pass took and
- * how much of the work this process did.
+ * how much of the work this process did. It says `ready` once loaded and connected, and starts at a line
+ * on its standard input.
  */
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -18,6 +19,11 @@ const database = await openDatabase({
 });
 try {
   const gateway = createPaymentGateway(database.db, systemClock, config);
+  await database.db.selectFrom('subscriptions').select('organization_id').limit(1).execute();
+  // Loaded and connected: the bench starts every process's pass at the same moment, as schedulers
+  // already running would, so the time measured is the job's and not the process's start.
+  console.log('ready');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
   const began = performance.now();
   const report = await runBillingJobs(
     { db: database.db, gateway, clock: systemClock },
