@@ -95,7 +95,13 @@ describe.each(testDatabases())('the billing job run twice at once (%s)', (databa
     expect((await closeCycle(db(), held, clock.now(), 60, { skipLocked: true })).status).toBe(
       'busy',
     );
-    const report = await runBillingJobs(deps(), clock.now(), undefined, 60, { concurrency: 4 });
+    // A run that waited for the held row instead would never end while it is held: fail it in time.
+    const report = await Promise.race([
+      runBillingJobs(deps(), clock.now(), undefined, 60, { concurrency: 4 }),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the run waited for the held subscription')), 20_000),
+      ),
+    ]).finally(() => release());
     const closedOf = async (id: string) =>
       (
         await db()
@@ -106,7 +112,6 @@ describe.each(testDatabases())('the billing job run twice at once (%s)', (databa
       ).count;
     expect(Number(await closedOf(held))).toBe(0);
     expect(report.closed.length).toBeGreaterThan(0);
-    release();
     await holder;
     await runBillingJobs(deps(), clock.now(), undefined, 60, { concurrency: 4 });
     expect(Number(await closedOf(held))).toBe(1);
