@@ -4,7 +4,8 @@
  * concurrent load, and the ingestion rate of usage events through the operator endpoint.
  *
  * BENCH_DATABASE_URL runs it against a PostgreSQL server instead of the embedded database; BENCH_PROFILE=<dir>
- * writes the server's CPU profile into that folder.
+ * writes the server's CPU profile into that folder. `-- --replicas N` measures N processes on one PostgreSQL
+ * instead (bench/scale.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +17,14 @@ import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { seedDemoWorld } from '../src/seed/demo-world.ts';
 import { systemClock } from '../src/clock.ts';
+import { runScaleBench, scaleOptions } from './scale.ts';
+
+// `--replicas N` / `--close-cycles M`: several API and billing processes on one PostgreSQL (bench/scale.ts).
+const scale = scaleOptions(process.argv.slice(2));
+if (scale) {
+  await runScaleBench(scale);
+  process.exit();
+}
 
 const PROJECTS = 50;
 const DAYS = 30;

@@ -5,6 +5,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/databas
 import { buildApp } from './app.ts';
 import type { LogStream } from './log-options.ts';
 import { BillingScheduler } from './services/billing/billing-scheduler.ts';
+import { billingJobConcurrency } from './services/billing/run-billing-jobs.ts';
 import { createEmailTransport } from './services/email/email-transport.ts';
 import { OutboxWorker } from './services/email/outbox-worker.ts';
 import { WebhookWorker } from './services/webhooks/delivery-worker.ts';
@@ -101,6 +102,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     app.log,
     options.config.BILLING_JOB_INTERVAL_SECONDS,
     options.config.BILLING_CLOSE_GRACE_MINUTES,
+    billingJobConcurrency(database.kind),
   );
   const outbox = new OutboxWorker(
     database.db,

@@ -7,7 +7,7 @@ import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { listOutbox } from '../repositories/email-outbox.ts';
-import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
+import { billingJobConcurrency, runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { createEmailTransport } from '../services/email/email-transport.ts';
 import { deliverDueEmails } from '../services/email/outbox-worker.ts';
 import { OPERATOR_CLI } from '../services/audit/record-audit.ts';
@@ -119,7 +119,9 @@ async function main(): Promise<void> {
         break;
       }
       case 'run': {
-        const report = await runBillingJobs(deps, at, undefined, grace);
+        const report = await runBillingJobs(deps, at, undefined, grace, {
+          concurrency: billingJobConcurrency(database.kind),
+        });
         await deliverMail();
         console.log(JSON.stringify({ command, at: at.toISOString(), ...report }));
         break;

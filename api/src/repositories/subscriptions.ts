@@ -36,6 +36,21 @@ export function lockSubscription(db: Db, organizationId: string) {
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * The subscription, locked until the transaction ends, or undefined at once when another transaction
+ * holds its lock (FOR UPDATE SKIP LOCKED): a billing job running in several processes skips the
+ * organizations another process is closing instead of queueing behind it.
+ */
+export function tryLockSubscription(db: Db, organizationId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+}
+
 export type SubscriptionState = Awaited<ReturnType<typeof getSubscription>>;
 
 /** Organizations whose cycle had ended by `endedBy`, for the closing job. */

@@ -19,6 +19,8 @@ export class BillingScheduler {
     private readonly log: FastifyBaseLogger,
     private readonly intervalSeconds: number,
     private readonly closeGraceMinutes: number,
+    /** Organizations and invoices worked on at once (billingJobConcurrency of the store). */
+    private readonly concurrency = 1,
   ) {}
 
   start(): void {
@@ -43,6 +45,7 @@ export class BillingScheduler {
           this.clock.now(),
           undefined,
           this.closeGraceMinutes,
+          { concurrency: this.concurrency },
         );
         for (const error of report.errors) {
           this.log.warn({ item: error }, 'billing job item failed; it is retried after a backoff');

@@ -12,7 +12,7 @@ import { moveToFreeInstances } from './plan-change/apply-plan-change.ts';
 import type { Db } from '../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../repositories/closed-cycles.ts';
 import { insertInvoice } from '../../repositories/invoices.ts';
-import { lockSubscription } from '../../repositories/subscriptions.ts';
+import { lockSubscription, tryLockSubscription } from '../../repositories/subscriptions.ts';
 import { billingIdentity } from './billing-identity.ts';
 import { closesAt } from './close-grace.ts';
 import { loadCycleData } from './cycle-data.ts';
@@ -25,7 +25,9 @@ import { exceededInCycle } from './usage-restriction.ts';
 export type CloseCycleResult =
   | { status: 'not_due'; periodEnd: Date }
   | { status: 'closed'; invoiceId: string; amountDueCents: number; chargeable: boolean }
-  | { status: 'nothing_to_bill' };
+  | { status: 'nothing_to_bill' }
+  /** `skipLocked` only: another transaction holds the subscription (another process is closing it). */
+  | { status: 'busy' };
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const fromSeconds = (value: number) => new Date(value * 1000);
@@ -39,15 +41,21 @@ const fromSeconds = (value: number) => new Date(value * 1000);
  * invoice, and the restriction lifecycle is told the cycle closed, above or under its quotas. It all happens under the subscription's row lock in one transaction, and the invoice is
  * unique per (organization, period start): a second closer, concurrent or late, finds nothing due.
  * Charging happens after commit (see collect-invoice), so a crash never leaves a charge without an invoice.
+ * With `skipLocked`, a subscription locked by another transaction is left to it (`busy`) instead of
+ * waited for: the billing job in several processes at once shares the organizations out this way.
  */
 export async function closeCycle(
   db: Db,
   organizationId: string,
   at: Date,
   graceMinutes: number,
+  options: { skipLocked?: boolean } = {},
 ): Promise<CloseCycleResult> {
   return db.transaction().execute(async (trx) => {
-    const subscription = await lockSubscription(trx, organizationId);
+    const subscription = options.skipLocked
+      ? await tryLockSubscription(trx, organizationId)
+      : await lockSubscription(trx, organizationId);
+    if (!subscription) return { status: 'busy' };
     if (closesAt(subscription.current_period_end, graceMinutes) > at) {
       return { status: 'not_due', periodEnd: subscription.current_period_end };
     }
