@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { BILLING_SECTIONS } from '@meterline/domain';
 import { startHarness } from '../support/harness.ts';
 
 // `npm run bench:web` (issue 14, item 5): the billing page of acme-pro in Chromium, cold (a new browser
@@ -8,23 +9,12 @@ import { startHarness } from '../support/harness.ts';
 
 const RUNS = 5;
 const BUDGET = { readyMs: 800, lcpMs: 800, initialJsKb: 170 };
-const SECTIONS = [
-  'subscription',
-  'cost-control',
-  'spend-alerts',
-  'breakdown',
-  'invoices',
-  'payment-methods',
-  'credits-balance',
-  'email',
-  'address',
-];
 
 // Runs in the page from its first script on: records when every section is on screen with no loading
 // region left in the page, and the largest contentful paint.
 const PROBE = `
 (() => {
-  const sections = ${JSON.stringify(SECTIONS)};
+  const sections = ${JSON.stringify(BILLING_SECTIONS)};
   window.__bench = { ready: null, lcp: null };
   new PerformanceObserver((list) => {
     const entries = list.getEntries();
