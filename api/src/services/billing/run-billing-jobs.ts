@@ -103,7 +103,12 @@ export async function runBillingJobs(
   const due = onlyOrganizationId ? [onlyOrganizationId] : await subscriptionsDue(db, endedBy);
   // An operator closing one organization waits for its lock; the job for everyone moves on.
   const skipLocked = onlyOrganizationId === undefined;
+  // Each invoice is collected once a run, as before closes collected their own: one whose collection
+  // failed just now waits for the next run (and its backoff), not for the sweep below.
+  const collected = new Set<string>();
   const collect = async (invoiceId: string, organizationId: string) => {
+    if (collected.has(invoiceId)) return;
+    collected.add(invoiceId);
     const result = await items.isolate('collect', invoiceId, organizationId, () =>
       collectInvoice(deps, invoiceId, { at, trigger: 'automatic' }),
     );
