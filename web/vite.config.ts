@@ -64,6 +64,8 @@ export default defineConfig({
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         manualChunks(id) {
+          // zod's jitless setting goes with zod itself: it runs before any chunk that parses can.
+          if (id.includes('/src/lib/zod-jitless')) return 'zod';
           if (!id.includes('node_modules')) return undefined;
           // Loaded only when the card provider or hCaptcha is configured: their own lazy chunks.
           if (/node_modules\/(@stripe|@hcaptcha)\//.test(id)) return undefined;
