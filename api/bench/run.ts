@@ -409,13 +409,16 @@ async function readsAtFifty(cookie: string): Promise<string> {
       `At ${WIDE} connections, ${WIDE_REQUESTS.toLocaleString('en-US')} requests each (budget: at least ${READ_BUDGET.shareOfHello * 100} % of hello, p99 < ${READ_BUDGET.p99} ms):`,
       `  bare Fastify hello   ${Math.round(baseline.rps)} req/s  p99 ${baseline.p99.toFixed(2)} ms`,
     ];
+    // BENCH_READS=subscription,organization measures only those (for a profile of one read).
+    const only = process.env.BENCH_READS?.split(',');
     for (const [name, path] of reads) {
+      if (only && !only.some((word) => name.startsWith(word))) continue;
       await load(path, cookie, options);
       const measured = await load(path, cookie, options);
       const share = measured.rps / baseline.rps;
       const ok = share >= READ_BUDGET.shareOfHello && measured.p99 < READ_BUDGET.p99;
       lines.push(
-        `  ${name.padEnd(19)} ${Math.round(measured.rps)} req/s = ${(share * 100).toFixed(1)} % of hello  p99 ${measured.p99.toFixed(2)} ms  (${ok ? 'within budget' : 'OVER budget'})`,
+        `  ${name.padEnd(19)} ${Math.round(measured.rps)} req/s = ${(share * 100).toFixed(1)} % of hello  p99 ${measured.p99.toFixed(2)} ms  ${measured.cpuPerRequest === null ? '' : `server CPU ${measured.cpuPerRequest.toFixed(3)} ms/req  `}(${ok ? 'within budget' : 'OVER budget'})`,
       );
     }
     return lines.join('\n');
@@ -426,14 +429,8 @@ async function readsAtFifty(cookie: string): Promise<string> {
   }
 }
 
-let server: ChildProcess | undefined;
-try {
-  console.log(`Preparing the store (${databaseUrl ? 'PostgreSQL server' : 'embedded database'})…`);
-  await prepareStore();
-  server = await startServer();
-  const ingestion = await ingest();
+async function fullBench(cookie: string, ingestion: { events: number; seconds: number }) {
   const perSecond = ingestion.events / ingestion.seconds;
-  const cookie = await signIn();
   // Warm up each path before measuring it.
   await load('/platform/organizations/bench-co/billing/invoices/upcoming', cookie);
   if (process.env.BENCH_DETAIL) await load('/platform/auth/csrf', cookie);
@@ -464,6 +461,19 @@ invoice page (last)  p50 ${ms(page.p50)}  p99 ${ms(page.p99)}  ${Math.round(page
 ${wide}
 invoices CSV export  ${exported.rows.toLocaleString('en-US')} rows, ${exported.mb.toFixed(1)} MB in ${exported.seconds.toFixed(2)} s; server memory ${exported.before === null ? 'unknown' : `${exported.before.toFixed(0)} MB before, ${exported.peak.toFixed(0)} MB at most while streaming (+${(exported.peak - exported.before).toFixed(0)} MB)`}
 `);
+}
+
+let server: ChildProcess | undefined;
+try {
+  console.log(`Preparing the store (${databaseUrl ? 'PostgreSQL server' : 'embedded database'})…`);
+  await prepareStore();
+  server = await startServer();
+  const ingestion = await ingest();
+  const cookie = await signIn();
+  if (process.env.BENCH_ONLY === 'reads') {
+    // Only the reads at 50 connections (with BENCH_PROFILE, a profile of them alone).
+    console.log(`\n${await readsAtFifty(cookie)}`);
+  } else await fullBench(cookie, ingestion);
 } finally {
   if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server?.once('exit', resolve));

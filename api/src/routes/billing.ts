@@ -18,6 +18,8 @@ const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorR
 const readSubscriptions = {
   access: { kind: 'org', permission: 'billing_read:subscriptions' },
 } as const;
+/** The billing page's reads: their answers may be kept between writes (plugins/read-cache.ts). */
+const readKept = { ...readSubscriptions, readCache: true } as const;
 
 const billingRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -44,7 +46,7 @@ const billingRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/platform/organizations/:slug/billing/subscription',
     {
-      config: readSubscriptions,
+      config: readKept,
       schema: {
         tags: ['billing'],
         summary: "The organization's subscription",
@@ -58,7 +60,7 @@ const billingRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/platform/organizations/:slug/billing/invoices/upcoming',
     {
-      config: readSubscriptions,
+      config: readKept,
       schema: {
         tags: ['billing'],
         summary: 'The invoice of the current cycle: accrued so far and projected to its end',

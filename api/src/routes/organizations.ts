@@ -52,7 +52,11 @@ const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = asyn
   app.get(
     '/platform/organizations/:slug',
     {
-      config: { access: { kind: 'org', permission: 'billing_read:subscriptions' } },
+      // The billing page's reads: the answer may be kept between writes (plugins/read-cache.ts).
+      config: {
+        access: { kind: 'org', permission: 'billing_read:subscriptions' },
+        readCache: true,
+      },
       schema: {
         tags: ['organizations'],
         summary: 'Organization details',

@@ -25,6 +25,7 @@ import * as backupCard from './0025-backup-card.ts';
 import * as accessTokens from './0026-access-tokens.ts';
 import * as auditLog from './0027-audit-log.ts';
 import * as payLinkSecret from './0028-pay-link-secret.ts';
+import * as organizationChangedNotice from './0029-organization-changed-notice.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0026-access-tokens': accessTokens,
   '0027-audit-log': auditLog,
   '0028-pay-link-secret': payLinkSecret,
+  '0029-organization-changed-notice': organizationChangedNotice,
 };

@@ -1,0 +1,196 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+
+/** A finished answer: the serialized body and the headers its route set. */
+interface Answer {
+  body: string;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Finished answers of the billing page's reads (routes with `config.readCache`), for the embedded database
+ * only, whose writes all go through this process. An answer is kept per caller (user and role, or access
+ * token), organization, address and second: the reads that depend on the time (the upcoming invoice, the
+ * add-ons in effect) are priced to the second anyway, as the cycle cache does. A write to any of the
+ * organization's billing tables is announced at its commit, before the writer's call returns (migration
+ * 0029), and forgets the organization's answers, so a read after a write sees it.
+ *
+ * An answer is kept only under the organization's version it started in: one computed while a write
+ * committed between its statements could mix before and after, and is sent but not kept.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, Answer & { version: string }>();
+  private readonly versions = new Map<string, number>();
+  private readonly filling = new Map<
+    string,
+    { version: string; answer: Promise<Answer | undefined> }
+  >();
+  private epoch = 0;
+
+  constructor(
+    private readonly maxEntries = 2_000,
+    /** Larger answers are not kept (none of the billing page's is near it). */
+    private readonly maxBodyBytes = 256 * 1024,
+  ) {}
+
+  /** What this process knows of the organization's billing data: it moves at every announced write. */
+  versionOf(organizationId: string): string {
+    return `${this.epoch}.${this.versions.get(organizationId) ?? 0}`;
+  }
+
+  get(key: string, organizationId: string): Answer | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== this.versionOf(organizationId)) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Keeps an answer read under `version`, unless the organization changed since. */
+  set(key: string, organizationId: string, version: string, answer: Answer): boolean {
+    if (version !== this.versionOf(organizationId)) return false;
+    if (answer.body.length > this.maxBodyBytes) return false;
+    this.entries.delete(key);
+    this.entries.set(key, { ...answer, version });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return true;
+  }
+
+  /**
+   * The answer another request is computing for `key` under the organization's current version, if any:
+   * concurrent requests for an answer that just expired wait for one computation instead of each making
+   * their own. It settles undefined when that answer is not kept (a write came meanwhile, an error).
+   */
+  pending(key: string, organizationId: string): Promise<Answer | undefined> | undefined {
+    const fill = this.filling.get(key);
+    return fill && fill.version === this.versionOf(organizationId) ? fill.answer : undefined;
+  }
+
+  /** Announces a computation of `key`; `settle` must be called once it ends, whatever its outcome. */
+  startFill(key: string, version: string): (answer: Answer | undefined) => void {
+    let settle: (answer: Answer | undefined) => void = () => undefined;
+    const answer = new Promise<Answer | undefined>((resolve) => {
+      settle = resolve;
+    });
+    const fill = { version, answer };
+    this.filling.set(key, fill);
+    return (result) => {
+      if (this.filling.get(key) === fill) this.filling.delete(key);
+      settle(result);
+    };
+  }
+
+  /** A committed write changed this organization's billing data ('' for every organization). */
+  changed(organizationId: string): void {
+    if (organizationId === '') {
+      this.epoch++;
+      this.versions.clear();
+      this.entries.clear();
+      return;
+    }
+    this.versions.set(organizationId, (this.versions.get(organizationId) ?? 0) + 1);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The route headers an answer keeps besides its type (the invoice list's count). */
+const KEPT_HEADERS = ['x-total-count', 'access-control-expose-headers'];
+
+type Fill = {
+  key: string;
+  organizationId: string;
+  version: string;
+  settle: (answer: Answer | undefined) => void;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The kept answers, or null when nothing is kept (a PostgreSQL server, READ_CACHE=off). */
+    readCache: ReadCache | null;
+  }
+  interface FastifyContextConfig {
+    /** A GET of an organization's billing data whose answer may be kept (see ReadCache). */
+    readCache?: true;
+  }
+  interface FastifyRequest {
+    readCacheFill: Fill | null;
+  }
+}
+
+/** The caller an answer is kept for: its body may depend on who asks. */
+function callerOf(request: FastifyRequest): string | undefined {
+  if (request.accessToken) return `token:${request.accessToken.id}`;
+  if (request.user && request.org?.role) return `user:${request.user.id}:${request.org.role}`;
+  return undefined;
+}
+
+/**
+ * Serves kept answers after the access guard and validation (preHandler), and keeps the answers of the
+ * routes that opt in (onSend, where the body is serialized). Without a cache (a PostgreSQL server, which
+ * other processes write too) it does nothing.
+ */
+export const readCachePlugin = fp<{ cache: ReadCache | null; clock: Clock }>(
+  async (app, { cache, clock }) => {
+    app.decorateRequest('readCacheFill', null);
+    app.decorate('readCache', cache);
+    if (!cache) return;
+
+    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.routeOptions.config.readCache || request.method !== 'GET') return;
+      const org = request.org;
+      const caller = callerOf(request);
+      if (!org || !caller) return;
+      const second = Math.floor(clock.now().getTime() / 1000);
+      const key = `${caller}|${org.organizationId}|${second}|${request.url}`;
+      const kept =
+        cache.get(key, org.organizationId) ?? (await cache.pending(key, org.organizationId));
+      if (!kept) {
+        const version = cache.versionOf(org.organizationId);
+        const settle = cache.startFill(key, version);
+        request.readCacheFill = { key, organizationId: org.organizationId, version, settle };
+        return;
+      }
+      for (const [name, value] of Object.entries(kept.headers)) reply.header(name, value);
+      reply.type(kept.contentType);
+      return reply.send(kept.body);
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const fill = request.readCacheFill;
+      if (!fill) return payload;
+      const contentType = reply.getHeader('content-type');
+      if (
+        reply.statusCode !== 200 ||
+        typeof payload !== 'string' ||
+        typeof contentType !== 'string'
+      ) {
+        fill.settle(undefined);
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      const answer = { body: payload, contentType, headers };
+      const kept = cache.set(fill.key, fill.organizationId, fill.version, answer);
+      fill.settle(kept ? answer : undefined);
+      return payload;
+    });
+    // Whatever ended the request (an abort, a failure before sending), its waiters go on by themselves.
+    const settle = async (request: FastifyRequest) => request.readCacheFill?.settle(undefined);
+    app.addHook('onResponse', settle);
+    app.addHook('onRequestAbort', settle);
+  },
+  { name: 'read-cache', dependencies: ['access'] },
+);
