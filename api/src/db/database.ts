@@ -55,7 +55,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      // Migration 0029's announcements are for the embedded database: off here, whatever the server's
+      // defaults (every commit that notifies takes PostgreSQL's notification lock, and nobody listens).
+      options: `-c meterline.notify_changes=off${schema ? ` -c search_path=${schema}` : ''}`,
     });
     // A connection cut while idle (the server restarted, a failover) is an 'error' of the pool; without
     // a listener it would end the process. pg drops that connection and opens a new one when needed.

@@ -28,11 +28,15 @@ export class ReadCache {
     { version: string; answer: Promise<Answer | undefined> }
   >();
   private epoch = 0;
+  /** The second the kept answers are of: answers of a second that has passed are all dropped. */
+  private second = Number.NaN;
 
   constructor(
     private readonly maxEntries = 2_000,
-    /** Larger answers are not kept (none of the billing page's is near it). */
-    private readonly maxBodyBytes = 256 * 1024,
+    /** Longer answers (in characters) are not kept (none of the billing page's is near it). */
+    private readonly maxBodyLength = 256 * 1024,
+    /** Past this many organizations changed, their counts start again (every kept answer dropped). */
+    private readonly maxVersions = 100_000,
   ) {}
 
   /** What this process knows of the organization's billing data: it moves at every announced write. */
@@ -40,7 +44,13 @@ export class ReadCache {
     return `${this.epoch}.${this.versions.get(organizationId) ?? 0}`;
   }
 
-  get(key: string, organizationId: string): Answer | undefined {
+  /** The answer kept for `key` in `second`, if its organization has not changed since. */
+  get(key: string, organizationId: string, second: number): Answer | undefined {
+    if (second !== this.second) {
+      this.entries.clear();
+      this.second = second;
+      return undefined;
+    }
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.version !== this.versionOf(organizationId)) {
@@ -50,10 +60,16 @@ export class ReadCache {
     return entry;
   }
 
-  /** Keeps an answer read under `version`, unless the organization changed since. */
-  set(key: string, organizationId: string, version: string, answer: Answer): boolean {
-    if (version !== this.versionOf(organizationId)) return false;
-    if (answer.body.length > this.maxBodyBytes) return false;
+  /** Keeps an answer of `second` read under `version`, unless the organization changed since. */
+  set(
+    key: string,
+    organizationId: string,
+    version: string,
+    second: number,
+    answer: Answer,
+  ): boolean {
+    if (version !== this.versionOf(organizationId) || second !== this.second) return false;
+    if (answer.body.length > this.maxBodyLength) return false;
     this.entries.delete(key);
     this.entries.set(key, { ...answer, version });
     if (this.entries.size > this.maxEntries) {
@@ -89,7 +105,7 @@ export class ReadCache {
 
   /** A committed write changed this organization's billing data ('' for every organization). */
   changed(organizationId: string): void {
-    if (organizationId === '') {
+    if (organizationId === '' || this.versions.size >= this.maxVersions) {
       this.epoch++;
       this.versions.clear();
       this.entries.clear();
@@ -108,6 +124,7 @@ const KEPT_HEADERS = ['x-total-count', 'access-control-expose-headers'];
 
 type Fill = {
   key: string;
+  second: number;
   organizationId: string;
   version: string;
   settle: (answer: Answer | undefined) => void;
@@ -124,7 +141,23 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     readCacheFill: Fill | null;
+    /** The time a route with `config.readCache` reads at: its second, which its kept answer is of. */
+    readAt: Date | null;
   }
+}
+
+/** The time a kept read is computed at (see `readAt`); the clock's time elsewhere. */
+export function readTime(request: FastifyRequest, clock: Clock): Date {
+  return request.readAt ?? clock.now();
+}
+
+/**
+ * What the answer depends on besides the caller: the route, its validated parameters and, when it declares
+ * them, its validated query parameters (an unknown parameter is not part of the answer, so not of its key).
+ */
+function addressOf(request: FastifyRequest): string {
+  const query = request.routeOptions.schema?.querystring ? JSON.stringify(request.query) : '';
+  return `${request.routeOptions.url}|${JSON.stringify(request.params)}|${query}`;
 }
 
 /** The caller an answer is kept for: its body may depend on who asks. */
@@ -142,22 +175,37 @@ function callerOf(request: FastifyRequest): string | undefined {
 export const readCachePlugin = fp<{ cache: ReadCache | null; clock: Clock }>(
   async (app, { cache, clock }) => {
     app.decorateRequest('readCacheFill', null);
+    app.decorateRequest('readAt', null);
     app.decorate('readCache', cache);
-    if (!cache) return;
+    // A kept answer is sent from this plugin's preHandler: a route's own would be skipped.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.readCache && route.preHandler) {
+        throw new Error(`${route.url}: a route whose answers are kept cannot have a preHandler`);
+      }
+    });
 
     app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!request.routeOptions.config.readCache || request.method !== 'GET') return;
+      if (!request.routeOptions.config.readCache) return;
+      // The whole second: a kept answer is exactly what any moment of its second computes.
+      const second = Math.floor(clock.now().getTime() / 1000);
+      request.readAt = new Date(second * 1000);
       const org = request.org;
       const caller = callerOf(request);
-      if (!org || !caller) return;
-      const second = Math.floor(clock.now().getTime() / 1000);
-      const key = `${caller}|${org.organizationId}|${second}|${request.url}`;
+      if (!cache || request.method !== 'GET' || !org || !caller) return;
+      const key = `${caller}|${org.organizationId}|${second}|${addressOf(request)}`;
       const kept =
-        cache.get(key, org.organizationId) ?? (await cache.pending(key, org.organizationId));
+        cache.get(key, org.organizationId, second) ??
+        (await cache.pending(key, org.organizationId));
       if (!kept) {
         const version = cache.versionOf(org.organizationId);
         const settle = cache.startFill(key, version);
-        request.readCacheFill = { key, organizationId: org.organizationId, version, settle };
+        request.readCacheFill = {
+          key,
+          second,
+          organizationId: org.organizationId,
+          version,
+          settle,
+        };
         return;
       }
       for (const [name, value] of Object.entries(kept.headers)) reply.header(name, value);
@@ -165,6 +213,7 @@ export const readCachePlugin = fp<{ cache: ReadCache | null; clock: Clock }>(
       return reply.send(kept.body);
     });
 
+    if (!cache) return;
     app.addHook('onSend', async (request, reply, payload) => {
       const fill = request.readCacheFill;
       if (!fill) return payload;
@@ -183,7 +232,7 @@ export const readCachePlugin = fp<{ cache: ReadCache | null; clock: Clock }>(
         if (value !== undefined) headers[name] = String(value);
       }
       const answer = { body: payload, contentType, headers };
-      const kept = cache.set(fill.key, fill.organizationId, fill.version, answer);
+      const kept = cache.set(fill.key, fill.organizationId, fill.version, fill.second, answer);
       fill.settle(kept ? answer : undefined);
       return payload;
     });

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { readTime } from '../plugins/read-cache.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { getSubscription } from '../repositories/subscriptions.ts';
 import { currentUpcomingInvoice, type CycleRowsCache } from '../services/billing/cycle-data.ts';
@@ -54,7 +55,8 @@ const billingRoutes: FastifyPluginAsyncZod<{
         response: { 200: subscriptionSchema, ...errors },
       },
     },
-    async (request) => describeSubscription(db, requireOrg(request).organizationId, clock.now()),
+    async (request) =>
+      describeSubscription(db, requireOrg(request).organizationId, readTime(request, clock)),
   );
 
   app.get(
@@ -71,7 +73,7 @@ const billingRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      return currentUpcomingInvoice(db, organizationId, clock.now(), cache);
+      return currentUpcomingInvoice(db, organizationId, readTime(request, clock), cache);
     },
   );
 };
