@@ -1,6 +1,6 @@
 import { DropdownMenu } from 'radix-ui';
 import { Check, LogOut, Monitor, Moon, Sun } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../lib/toast';
 import { useProfile } from '../session/profile-context';
 import { useSignOutMutation } from '../data/sign-out-mutation';
 import { setThemePreference, useTheme, type ThemePreference } from '../lib/theme';

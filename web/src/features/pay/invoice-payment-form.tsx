@@ -11,7 +11,7 @@ import {
 } from '@meterline/domain';
 import { AlertTriangle, Loader2, Lock, Plus } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';
 import {

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { SpendAlertState } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { PermissionNotice } from '../../components/permission-notice';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';

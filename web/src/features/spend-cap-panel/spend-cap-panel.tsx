@@ -13,7 +13,7 @@ import {
   type Subscription,
 } from '@meterline/domain';
 import { Check } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { BlockedButton } from '../../components/blocked-button';
 import { ErrorState } from '../../components/error-state';
 import { Badge } from '../../components/ui/badge';

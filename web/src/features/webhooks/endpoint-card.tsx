@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { formatInvoiceDateHour, type WebhookEndpoint } from '@meterline/domain';
 import { ChevronDown, KeyRound, Loader2, Send, Trash2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { organizationUpdateSchema, type Organization } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
 import { Controller, useForm, type FieldError } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
