@@ -1,6 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Tooltip } from 'radix-ui';
 import { useTheme } from '../lib/theme';
 import { loadSonner, useToasterWanted } from '../lib/toast';
 
@@ -43,10 +42,8 @@ export function AppProviders({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <Tooltip.Provider delayDuration={300}>
-        {children}
-        <ThemedToaster />
-      </Tooltip.Provider>
+      {children}
+      <ThemedToaster />
     </QueryClientProvider>
   );
 }
