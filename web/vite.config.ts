@@ -70,7 +70,6 @@ export default defineConfig({
           // Loaded only when the card provider or hCaptcha is configured: their own lazy chunks.
           if (/node_modules\/(@stripe|@hcaptcha)\//.test(id)) return undefined;
           if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
-          if (id.includes('node_modules/react-router')) return 'router';
           if (id.includes('node_modules/zod')) return 'zod';
           if (id.includes('node_modules/@tanstack')) return 'query';
           // The rest goes where it is used: a library only a dialog needs loads with that dialog.

@@ -2,7 +2,7 @@ import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { OrganizationSummary } from '@meterline/domain';
 import { Check, RotateCw, Search } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../lib/router';
 import type { IntentProps } from '../components/ui/on-intent';
 import { Skeleton } from '../components/ui/skeleton';
 import { useOrganizationsQuery } from '../data/organizations-query';
