@@ -134,9 +134,15 @@ export function Router({ history, children }: { history: History; children: Reac
   );
 }
 
+/** "x" and "?x" are the same query, "x" and "#x" the same anchor; "?" and "#" alone are none. */
+function prefixed(part: string | undefined, mark: '?' | '#'): string {
+  if (!part || part === mark) return '';
+  return part.startsWith(mark) ? part : `${mark}${part}`;
+}
+
 function resolve(to: To, from: Location): string {
   if (typeof to === 'string') return to;
-  return `${to.pathname ?? from.pathname}${to.search ?? ''}${to.hash ?? ''}`;
+  return `${to.pathname ?? from.pathname}${prefixed(to.search, '?')}${prefixed(to.hash, '#')}`;
 }
 
 /** Moves to `to`; a string is taken as written (absolute, or relative to the current URL). */
