@@ -215,9 +215,9 @@ function ScrollFade({ edge, visible }: { edge: 'top' | 'bottom'; visible: boolea
       data-scroll-fade={edge}
       data-visible={visible || undefined}
       className={cn(
-        'pointer-events-none absolute inset-x-0 h-12 from-popover to-transparent opacity-0 transition-opacity',
+        'pointer-events-none absolute inset-x-0 h-12 from-popover to-transparent transition-opacity',
         edge === 'top' ? 'top-0 bg-gradient-to-b' : 'bottom-0 rounded-b-lg bg-gradient-to-t',
-        visible && 'opacity-100',
+        visible ? 'opacity-100' : 'opacity-0',
       )}
     />
   );

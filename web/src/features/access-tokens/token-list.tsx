@@ -49,8 +49,7 @@ function RevokeDialog({
             Cancel
           </Button>
           <Button
-            variant="primary"
-            className="bg-destructive hover:bg-destructive/90"
+            variant="destructive"
             disabled={revoke.isPending || token === null}
             onClick={() => token && void onRevoke(token.id)}
           >

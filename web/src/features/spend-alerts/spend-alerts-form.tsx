@@ -129,7 +129,8 @@ export function SpendAlertsForm({
               type="button"
               disabled={busy}
               onClick={() => void onRemove()}
-              className="text-destructive sm:mr-auto"
+              variant="destructive-secondary"
+              className="sm:mr-auto"
             >
               Remove budget
             </Button>

@@ -222,9 +222,9 @@ function SpendCapForm({
               <label
                 key={String(option.capOn)}
                 className={cn(
-                  'flex cursor-pointer gap-3 rounded-lg border bg-card p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+                  'flex gap-3 rounded-lg border bg-card p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                   selected ? 'border-primary ring-1 ring-primary' : 'hover:bg-muted/60',
-                  (isFree || change.isPending) && 'cursor-not-allowed opacity-70',
+                  isFree || change.isPending ? 'cursor-not-allowed opacity-70' : 'cursor-pointer',
                 )}
               >
                 <input

@@ -55,12 +55,7 @@ function DeleteDialog({
           <Button disabled={remove.isPending} onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button
-            variant="primary"
-            className="bg-destructive hover:bg-destructive/90"
-            disabled={remove.isPending}
-            onClick={() => void onDelete()}
-          >
+          <Button variant="destructive" disabled={remove.isPending} onClick={() => void onDelete()}>
             {remove.isPending ? <Loader2 aria-hidden className="animate-spin" /> : null}
             Delete endpoint
           </Button>

@@ -201,12 +201,7 @@ function DeleteCardDialog({
           <Button disabled={remove.isPending} onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button
-            variant="primary"
-            className="bg-destructive hover:bg-destructive/90"
-            disabled={remove.isPending}
-            onClick={onDelete}
-          >
+          <Button variant="destructive" disabled={remove.isPending} onClick={onDelete}>
             {remove.isPending ? <Loader2 aria-hidden className="animate-spin" /> : null}
             Delete card
           </Button>
