@@ -1,17 +1,17 @@
 import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider, createBrowserRouter } from 'react-router';
 import { AppProviders } from './app/providers';
-import { routes } from './app/routes';
+import { AppRoutes } from './app/routes';
 import { createQueryClient } from './data/query-client';
+import { createBrowserHistory, Router } from './lib/router';
 import { initTheme } from './lib/theme';
 import './styles.css';
 
 initTheme();
 
 const queryClient = createQueryClient();
-const router = createBrowserRouter(routes);
+const history = createBrowserHistory();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -19,7 +19,9 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <Router history={history}>
+        <AppRoutes />
+      </Router>
     </AppProviders>
   </StrictMode>,
 );

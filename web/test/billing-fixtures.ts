@@ -10,7 +10,7 @@ import {
   subscriptionSchema,
   upcomingInvoiceSchema,
 } from '@meterline/domain';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import invoiceAcmeProOpen from './recorded/invoice-acme-pro-open.json';
 import invoicesAcmeFreePage1 from './recorded/invoices-acme-free-page-1.json';
 import invoicesAcmeProPage1 from './recorded/invoices-acme-pro-page-1.json';
@@ -46,15 +46,16 @@ import usagePaygCo from './recorded/usage-payg-co.json';
 import usageRestrictedCo from './recorded/usage-restricted-co.json';
 
 /** The recorded header of HEAD /billing/invoices. */
-const countSchema = z
-  .object({ 'x-total-count': z.number().int().min(0) })
-  .transform((value) => value['x-total-count']);
+const countSchema = z.pipe(
+  z.object({ 'x-total-count': z.number().check(z.int()).check(z.gte(0)) }),
+  z.transform((value) => value['x-total-count']),
+);
 
 /** A recorded /usage/daily answer with the range it was asked for. */
-const dailyRecordingSchema = dailyUsageSchema.extend({
+const dailyRecordingSchema = z.extend(dailyUsageSchema, {
   start: z.string(),
   end: z.string(),
-  projectRef: z.string().optional(),
+  projectRef: z.optional(z.string()),
 });
 
 /**

@@ -11,7 +11,7 @@ import {
   type Project,
   type Role,
 } from '@meterline/domain';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import organizationAcmeFree from './recorded/organization-acme-free.json';
 import organizationAcmePro from './recorded/organization-acme-pro.json';
 import organizationAwsCo from './recorded/organization-aws-co.json';

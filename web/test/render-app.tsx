@@ -2,12 +2,12 @@ import type { Organization, OrganizationSummary, Profile, Project } from '@meter
 import type { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProviders } from '../src/app/providers';
-import { routes } from '../src/app/routes';
+import { AppRoutes, LAZY_PAGES } from '../src/app/routes';
 import { ApiError } from '../src/data/api-client';
 import { organizationKeys, profileKeys, projectKeys } from '../src/data/keys';
 import { createQueryClient } from '../src/data/query-client';
+import { createMemoryHistory, Router } from '../src/lib/router';
 
 /**
  * The app's own query client, but nothing goes stale and nothing retries: what a test put in the
@@ -53,29 +53,19 @@ export function seedCache(queryClient: QueryClient, seed: Seed): void {
   }
 }
 
-/**
- * The app's routes with each lazy page loaded up front: the app fetches a page's chunk when it is
- * first visited, the tests render it at once (as they render everything else).
- */
-async function loadedRoutes(list: RouteObject[]): Promise<RouteObject[]> {
-  return Promise.all(
-    list.map(async ({ lazy, children, ...route }) => {
-      const loaded = typeof lazy === 'function' ? await lazy() : {};
-      const nested = children ? { children: await loadedRoutes(children) } : {};
-      return { ...route, ...loaded, ...nested } as RouteObject;
-    }),
-  );
-}
-
-const eagerRoutes = await loadedRoutes(routes);
+// The app fetches a page's chunk when it is first shown; the tests fetch them all up front, so that
+// every page renders at once (as everything else does).
+await Promise.all(LAZY_PAGES.map((page) => page.preload()));
 
 /** Renders the whole app (real routes, real providers) at `path`. */
 export function renderApp(path: string, queryClient: QueryClient) {
-  const router = createMemoryRouter(eagerRoutes, { initialEntries: [path] });
+  const router = createMemoryHistory(path);
   const user = userEvent.setup();
   const view = render(
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <Router history={router}>
+        <AppRoutes />
+      </Router>
     </AppProviders>,
   );
   return { ...view, router, user };

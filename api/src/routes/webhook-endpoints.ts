@@ -501,7 +501,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
 };
 
 function webhookDeliverySchemaOnly() {
-  return webhookDeliveryListSchema.shape.deliveries.element;
+  return webhookDeliveryListSchema.shape.deliveries.def.element;
 }
 
 export default webhookEndpointRoutes;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import type { Cents } from '../money/cents.ts';
 import { COMPUTE_DEFINITIONS, COMPUTE_SIZE_METRICS } from './compute.ts';
 
@@ -17,7 +18,7 @@ export type AddonMetric = (typeof ADDON_METRICS)[number];
 export function isAddonMetric(value: string): value is AddonMetric {
   return (ADDON_METRICS as readonly string[]).includes(value);
 }
-export const addonMetricSchema = z.enum(ADDON_METRICS).meta({ id: 'AddonMetric' });
+export const addonMetricSchema = documented(z.enum(ADDON_METRICS), { id: 'AddonMetric' });
 
 /** The add-on types of a subscription's project_addons. */
 export const ADDON_TYPES = [

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import type { Cents } from '../money/cents.ts';
 import { PLAN_NAMES, type PlanId } from '../organization/plans.ts';
 
@@ -10,7 +11,7 @@ export const TIERS = [
   'tier_enterprise',
 ] as const;
 export type Tier = (typeof TIERS)[number];
-export const tierSchema = z.enum(TIERS).meta({ id: 'Tier' });
+export const tierSchema = documented(z.enum(TIERS), { id: 'Tier' });
 
 /**
  * Who decides the spend cap: free is always capped, pro lets the customer choose (tier_pro with the

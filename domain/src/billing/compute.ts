@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import type { ComputeSize } from '../organization/projects.ts';
 import type { UnitPrice } from './unit-price.ts';
 
@@ -19,7 +20,7 @@ export type ComputeSizeMetric = (typeof COMPUTE_SIZE_METRICS)[number];
 
 export const COMPUTE_METRICS = [...COMPUTE_SIZE_METRICS, 'COMPUTE_HOURS_BRANCH'] as const;
 export type ComputeMetric = (typeof COMPUTE_METRICS)[number];
-export const computeMetricSchema = z.enum(COMPUTE_METRICS).meta({ id: 'ComputeMetric' });
+export const computeMetricSchema = documented(z.enum(COMPUTE_METRICS), { id: 'ComputeMetric' });
 
 export interface ComputeDefinition {
   readonly metric: ComputeMetric;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { DEFAULT_FREE_PROJECT_LIMIT } from '../organization/free-project-limit.ts';
 import { PLAN_IDS, PLAN_NAMES, type PlanId } from '../organization/plans.ts';
 
@@ -29,30 +30,34 @@ export type EntitlementFeature = (typeof ENTITLEMENT_FEATURES)[number];
 const common = {
   feature: z.enum(ENTITLEMENT_FEATURES),
   name: z.string(),
-  note: z.string().nullable().describe('A condition, e.g. "As a paid add-on"'),
+  note: documented(z.nullable(z.string()), { description: 'A condition, e.g. "As a paid add-on"' }),
 };
 
-export const entitlementSchema = z
-  .discriminatedUnion('type', [
+export const entitlementSchema = documented(
+  z.discriminatedUnion('type', [
     z.object({ ...common, type: z.literal('boolean'), value: z.boolean() }),
     z.object({
       ...common,
       type: z.literal('numeric'),
-      value: z.number().int().min(0).nullable().describe('Null when unlimited'),
+      value: documented(z.nullable(z.number().check(z.int()).check(z.gte(0))), {
+        description: 'Null when unlimited',
+      }),
       unlimited: z.boolean(),
       unit: z.enum(['days', 'projects']),
     }),
     z.object({ ...common, type: z.literal('text'), value: z.string() }),
-  ])
-  .meta({ id: 'Entitlement' });
+  ]),
+  { id: 'Entitlement' },
+);
 export type Entitlement = z.infer<typeof entitlementSchema>;
 
-export const entitlementsSchema = z
-  .object({
+export const entitlementsSchema = documented(
+  z.object({
     plan: z.object({ id: z.enum(PLAN_IDS), name: z.string() }),
     entitlements: z.array(entitlementSchema),
-  })
-  .meta({ id: 'Entitlements' });
+  }),
+  { id: 'Entitlements' },
+);
 export type Entitlements = z.infer<typeof entitlementsSchema>;
 
 type ByPlan<T> = Readonly<Record<PlanId, T>>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { COMPUTE_METRICS } from './compute.ts';
 
 /** The usage metrics of spec section 3 that the engine knows (the gp3 disk family, not io2). */
@@ -28,7 +29,7 @@ export const USAGE_METRICS = [
   'AUTH_MFA_WEB_AUTHN',
 ] as const;
 export type UsageMetric = (typeof USAGE_METRICS)[number];
-export const usageMetricSchema = z.enum(USAGE_METRICS).meta({ id: 'UsageMetric' });
+export const usageMetricSchema = documented(z.enum(USAGE_METRICS), { id: 'UsageMetric' });
 
 export type MetricUnit =
   'bytes' | 'count' | 'hours' | 'gigabyte_hours' | 'iops' | 'megabytes_per_second';
@@ -143,4 +144,4 @@ export const USAGE_METRIC_DEFINITIONS: Readonly<Record<UsageMetric, UsageMetricD
 /** Every metric an invoice line or a daily usage row may name: usage metrics and compute hours. */
 export const BILLING_METRICS = [...USAGE_METRICS, ...COMPUTE_METRICS] as const;
 export type BillingMetric = (typeof BILLING_METRICS)[number];
-export const billingMetricSchema = z.enum(BILLING_METRICS).meta({ id: 'BillingMetric' });
+export const billingMetricSchema = documented(z.enum(BILLING_METRICS), { id: 'BillingMetric' });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { BILLING_PARTNERS } from '../organization/partners.ts';
 import { PLAN_IDS } from '../organization/plans.ts';
 import { ADDON_TYPES } from './addons.ts';
@@ -6,124 +7,120 @@ import { INVOICE_STATUSES } from './invoices.ts';
 import { billingMetricSchema } from './metrics.ts';
 import { QUOTA_METRICS } from './quotas.ts';
 
-const centsSchema = z.number().int().describe('US cents');
-const unixSeconds = z.number().int().describe('unix seconds');
+const centsSchema = documented(z.number().check(z.int()), { description: 'US cents' });
+const unixSeconds = documented(z.number().check(z.int()), { description: 'unix seconds' });
 
-export const invoiceLineBreakdownSchema = z
-  .object({
+export const invoiceLineBreakdownSchema = documented(
+  z.object({
     project_ref: z.string(),
     project_name: z.string(),
     usage: z.number(),
-    hours: z.number().nullable(),
+    hours: z.nullable(z.number()),
     amount: centsSchema,
-  })
-  .meta({ id: 'InvoiceLineBreakdown' });
+  }),
+  { id: 'InvoiceLineBreakdown' },
+);
 export type InvoiceLineBreakdown = z.infer<typeof invoiceLineBreakdownSchema>;
 
-export const upcomingInvoiceLineSchema = z
-  .object({
+export const upcomingInvoiceLineSchema = documented(
+  z.object({
     description: z.string(),
     amount: centsSchema,
     amount_before_discount: centsSchema,
     unit_price_desc: z.string(),
-    usage_metric: billingMetricSchema.nullable(),
-    usage_original: z
-      .number()
-      .nullable()
-      .describe("Usage of the line, in the metric's unit (bytes for sizes, hours for compute)"),
-    included_quantity: z
-      .number()
-      .nullable()
-      .describe(
+    usage_metric: z.nullable(billingMetricSchema),
+    usage_original: documented(z.nullable(z.number()), {
+      description: "Usage of the line, in the metric's unit (bytes for sizes, hours for compute)",
+    }),
+    included_quantity: documented(z.nullable(z.number()), {
+      description:
         'Of `usage_original`, what the plan includes, in the same unit: the quota for overage lines, 0 ' +
-          'for compute and add-ons (nothing of them is included; compute credits are a line of their ' +
-          'own). Null for lines not priced from usage, and on lines finalized before it was kept',
-      ),
+        'for compute and add-ons (nothing of them is included; compute credits are a line of their ' +
+        'own). Null for lines not priced from usage, and on lines finalized before it was kept',
+    }),
     metadata: z.object({ is_branch: z.boolean(), is_read_replica: z.boolean() }),
     breakdown: z.array(invoiceLineBreakdownSchema),
-    proration: z
-      .boolean()
-      .describe("True for the unused time of the old plan's fee given back by a plan change"),
-    quantity: z
-      .number()
-      .describe(
+    proration: documented(z.boolean(), {
+      description: "True for the unused time of the old plan's fee given back by a plan change",
+    }),
+    quantity: documented(z.number(), {
+      description:
         'The billable quantity: how many of the unit `unit_price_desc` prices the line bills (hours, ' +
-          'GB, months, MAU beyond the quota). quantity × unit_price rounds half up to `amount`',
-      ),
-    unit_price: z
-      .number()
-      .nullable()
-      .describe(
+        'GB, months, MAU beyond the quota). quantity × unit_price rounds half up to `amount`',
+    }),
+    unit_price: documented(z.nullable(z.number()), {
+      description:
         'US cents per unit of `quantity`, exact (1.344 for a Micro hour); quantity × unit_price is the ' +
-          'amount before its one rounding. Null when no single price makes the amount (compute ' +
-          'credits, phone MFA at two prices)',
-      ),
-    usage_based: z
-      .boolean()
-      .describe("Priced from a metric's measured hours or usage (compute, add-ons, overage)"),
-  })
-  .meta({ id: 'UpcomingInvoiceLine' });
+        'amount before its one rounding. Null when no single price makes the amount (compute ' +
+        'credits, phone MFA at two prices)',
+    }),
+    usage_based: documented(z.boolean(), {
+      description: "Priced from a metric's measured hours or usage (compute, add-ons, overage)",
+    }),
+  }),
+  { id: 'UpcomingInvoiceLine' },
+);
 export type UpcomingInvoiceLine = z.infer<typeof upcomingInvoiceLineSchema>;
 
-export const invoiceProjectionSchema = z
-  .object({
-    from: z.iso
-      .datetime()
-      .describe(
+export const invoiceProjectionSchema = documented(
+  z.object({
+    from: documented(z.iso.datetime(), {
+      description:
         'The whole hour the projection is made from (now, rounded up to the hour): reloads within ' +
-          'the same hour project the same total',
-      ),
-    remaining_hours: z
-      .number()
-      .int()
-      .min(0)
-      .describe(
+        'the same hour project the same total',
+    }),
+    remaining_hours: documented(z.number().check(z.int()).check(z.gte(0)), {
+      description:
         "Whole hours from `from` to the cycle's end: what runs now keeps running this long",
-      ),
-    measured_hours: z
-      .number()
-      .int()
-      .min(0)
-      .describe(
+    }),
+    measured_hours: documented(z.number().check(z.int()).check(z.gte(0)), {
+      description:
         'Hours the rate of summed usage (egress, requests...) is measured over: from the start of ' +
-          'the cycle to `from`, and never less than a day',
-      ),
-    usage_hours_left: z
-      .number()
-      .int()
-      .min(0)
-      .describe(
+        'the cycle to `from`, and never less than a day',
+    }),
+    usage_hours_left: documented(z.number().check(z.int()).check(z.gte(0)), {
+      description:
         'Hours summed usage keeps its rate for: `remaining_hours`, except in the first day of a ' +
-          'cycle, which counts as measured whole (the cycle’s hours less `measured_hours`)',
-      ),
-    lines: z
-      .array(upcomingInvoiceLineSchema)
-      .describe("The invoice as projected to the cycle's end; `amount_projected` is their sum"),
-  })
-  .meta({ id: 'InvoiceProjection' });
+        'cycle, which counts as measured whole (the cycle’s hours less `measured_hours`)',
+    }),
+    lines: documented(z.array(upcomingInvoiceLineSchema), {
+      description: "The invoice as projected to the cycle's end; `amount_projected` is their sum",
+    }),
+  }),
+  { id: 'InvoiceProjection' },
+);
 export type InvoiceProjection = z.infer<typeof invoiceProjectionSchema>;
 
 const pricedInvoiceShape = {
   lines: z.array(upcomingInvoiceLineSchema),
-  amount_total: centsSchema.describe('Accrued so far in the current cycle'),
-  amount_projected: centsSchema.describe('Projected to the end of the current cycle'),
-  projection: invoiceProjectionSchema.describe('How `amount_projected` was projected'),
+  amount_total: documented(centsSchema, { description: 'Accrued so far in the current cycle' }),
+  amount_projected: documented(centsSchema, {
+    description: 'Projected to the end of the current cycle',
+  }),
+  projection: documented(invoiceProjectionSchema, {
+    description: 'How `amount_projected` was projected',
+  }),
 };
 
-export const upcomingInvoiceSchema = z
-  .object({
+export const upcomingInvoiceSchema = documented(
+  z.object({
     ...pricedInvoiceShape,
-    billing_cycle_start: z.iso.datetime().describe("The current cycle's start (ISO 8601, UTC)"),
-    billing_cycle_end: z.iso
-      .datetime()
-      .describe("The current cycle's end, exclusive (ISO 8601, UTC)"),
-    currency: z.literal('usd').describe('Every price and amount is in US dollars (cents)'),
-    customer_balance: centsSchema.describe(
-      "As the subscription's: positive is credit owed to the customer, applied first",
-    ),
+    billing_cycle_start: documented(z.iso.datetime(), {
+      description: "The current cycle's start (ISO 8601, UTC)",
+    }),
+    billing_cycle_end: documented(z.iso.datetime(), {
+      description: "The current cycle's end, exclusive (ISO 8601, UTC)",
+    }),
+    currency: documented(z.literal('usd'), {
+      description: 'Every price and amount is in US dollars (cents)',
+    }),
+    customer_balance: documented(centsSchema, {
+      description: "As the subscription's: positive is credit owed to the customer, applied first",
+    }),
     subscription_id: z.string(),
-  })
-  .meta({ id: 'UpcomingInvoice' });
+  }),
+  { id: 'UpcomingInvoice' },
+);
 export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;
 /** What the engine prices: the lines and both totals; the cycle and the balance come from the subscription. */
 export type PricedInvoice = Pick<
@@ -131,8 +128,8 @@ export type PricedInvoice = Pick<
   'lines' | 'amount_total' | 'amount_projected' | 'projection'
 >;
 
-export const invoiceSchema = z
-  .object({
+export const invoiceSchema = documented(
+  z.object({
     id: z.string(),
     number: z.string(),
     status: z.enum(INVOICE_STATUSES),
@@ -142,32 +139,34 @@ export const invoiceSchema = z
     subtotal: centsSchema,
     total: centsSchema,
     payment_attempted: z.boolean(),
-    invoice_pdf: z.string().describe('URL of the rendered PDF'),
+    invoice_pdf: documented(z.string(), { description: 'URL of the rendered PDF' }),
     created_at: unixSeconds,
-    subscription: z.string().describe('The id of the subscription that issued it'),
-  })
-  .meta({ id: 'Invoice' });
+    subscription: documented(z.string(), {
+      description: 'The id of the subscription that issued it',
+    }),
+  }),
+  { id: 'Invoice' },
+);
 export type Invoice = z.infer<typeof invoiceSchema>;
 
-export const invoiceListSchema = z.array(invoiceSchema).meta({ id: 'InvoiceList' });
+export const invoiceListSchema = documented(z.array(invoiceSchema), { id: 'InvoiceList' });
 
-export const addonVariantSchema = z
-  .object({
+export const addonVariantSchema = documented(
+  z.object({
     name: z.string(),
     identifier: z.string(),
-    price: z
-      .number()
-      .nonnegative()
-      .describe(
+    price: documented(z.number().check(z.nonnegative()), {
+      description:
         'US cents per `price_interval`, exact: a month of an add-on (1000), an hour of compute (1.344)',
-      ),
+    }),
     price_description: z.string(),
     price_interval: z.enum(['monthly', 'hourly']),
-    price_type: z
-      .enum(['fixed', 'usage'])
-      .describe('fixed: a monthly fee prorated by the hour; usage: billed for the hours it runs'),
-  })
-  .meta({ id: 'AddonVariant' });
+    price_type: documented(z.enum(['fixed', 'usage']), {
+      description: 'fixed: a monthly fee prorated by the hour; usage: billed for the hours it runs',
+    }),
+  }),
+  { id: 'AddonVariant' },
+);
 export type AddonVariant = z.infer<typeof addonVariantSchema>;
 
 export const projectAddonsSchema = z.object({
@@ -177,106 +176,131 @@ export const projectAddonsSchema = z.object({
 });
 export type ProjectAddons = z.infer<typeof projectAddonsSchema>;
 
-export const subscriptionSchema = z
-  .object({
+export const subscriptionSchema = documented(
+  z.object({
     plan: z.object({ id: z.enum(PLAN_IDS), name: z.string() }),
-    usage_billing_enabled: z.boolean().describe('False means the spend cap is on'),
+    usage_billing_enabled: documented(z.boolean(), {
+      description: 'False means the spend cap is on',
+    }),
     billing_via_partner: z.boolean(),
-    billing_partner: z.enum(BILLING_PARTNERS).nullable(),
+    billing_partner: z.nullable(z.enum(BILLING_PARTNERS)),
     payment_method_type: z.enum(['card', 'invoice']),
     current_period_start: unixSeconds,
     current_period_end: unixSeconds,
-    customer_balance: centsSchema.describe('Positive is credit owed to the customer'),
+    customer_balance: documented(centsSchema, {
+      description: 'Positive is credit owed to the customer',
+    }),
     project_addons: z.array(projectAddonsSchema),
-    addons: z
-      .array(
+    addons: documented(
+      z.array(
         z.object({
           type: z.enum(ADDON_TYPES),
           identifier: z.string(),
           name: z.string(),
-          quantity: z.number().int().min(1).describe('Projects that have it now'),
-          price: centsSchema.describe('A month of it across those projects'),
+          quantity: documented(z.number().check(z.int()).check(z.gte(1)), {
+            description: 'Projects that have it now',
+          }),
+          price: documented(centsSchema, { description: 'A month of it across those projects' }),
         }),
-      )
-      .describe("The project add-ons the subscription bills, across the organization's projects"),
-    billing_cycle_anchor: unixSeconds.describe(
-      'Where the monthly cycles are counted from: the start, or the last immediate plan change',
+      ),
+      {
+        description:
+          "The project add-ons the subscription bills, across the organization's projects",
+      },
     ),
+    billing_cycle_anchor: documented(unixSeconds, {
+      description:
+        'Where the monthly cycles are counted from: the start, or the last immediate plan change',
+    }),
     next_invoice_at: unixSeconds,
-    scheduled_plan_change: z
-      .object({
-        target_plan: z.enum(PLAN_IDS),
-        at: unixSeconds,
-        usage_billing_enabled: z.boolean(),
-      })
-      .nullable()
-      .describe('A downgrade waiting for the end of the cycle (hosting partner); null when none'),
-  })
-  .meta({ id: 'Subscription' });
+    scheduled_plan_change: documented(
+      z.nullable(
+        z.object({
+          target_plan: z.enum(PLAN_IDS),
+          at: unixSeconds,
+          usage_billing_enabled: z.boolean(),
+        }),
+      ),
+      {
+        description:
+          'A downgrade waiting for the end of the cycle (hosting partner); null when none',
+      },
+    ),
+  }),
+  { id: 'Subscription' },
+);
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-export const billingPlanSchema = z
-  .object({
+export const billingPlanSchema = documented(
+  z.object({
     id: z.enum(PLAN_IDS),
     name: z.string(),
-    price: centsSchema.nullable().describe('Monthly price; null when set by contract'),
+    price: documented(z.nullable(centsSchema), {
+      description: 'Monthly price; null when set by contract',
+    }),
     is_current: z.boolean(),
     change_type: z.enum(['upgrade', 'downgrade', 'none']),
-    effective_at: z
-      .enum(['now', 'end_of_billing_period'])
-      .nullable()
-      .describe('When a change to this plan would take effect; null for the current plan'),
-  })
-  .meta({ id: 'BillingPlan' });
+    effective_at: documented(z.nullable(z.enum(['now', 'end_of_billing_period'])), {
+      description: 'When a change to this plan would take effect; null for the current plan',
+    }),
+  }),
+  { id: 'BillingPlan' },
+);
 export type BillingPlan = z.infer<typeof billingPlanSchema>;
 
-export const plansListSchema = z
-  .object({ plans: z.array(billingPlanSchema) })
-  .meta({ id: 'PlansList' });
+export const plansListSchema = documented(z.object({ plans: z.array(billingPlanSchema) }), {
+  id: 'PlansList',
+});
 export type PlansList = z.infer<typeof plansListSchema>;
 
-export const usageRecordSchema = z
-  .object({
+export const usageRecordSchema = documented(
+  z.object({
     metric: z.enum(QUOTA_METRICS),
-    usage: z.number().describe("In the metric's unit (bytes for sizes)"),
-    usage_original: z
-      .number()
-      .describe('`usage` before rounding to two decimals; never converted (bytes for sizes)'),
+    usage: documented(z.number(), { description: "In the metric's unit (bytes for sizes)" }),
+    usage_original: documented(z.number(), {
+      description: '`usage` before rounding to two decimals; never converted (bytes for sizes)',
+    }),
     unlimited: z.boolean(),
     capped: z.boolean(),
     pricing_free_units: z.number(),
     available_in_plan: z.boolean(),
     cost: centsSchema,
-    pricing_strategy: z
-      .enum(['UNIT', 'PACKAGE', 'NONE'])
-      .describe(
+    pricing_strategy: documented(z.enum(['UNIT', 'PACKAGE', 'NONE']), {
+      description:
         'UNIT: priced per unit (GB, MAU); PACKAGE: per package (per million); NONE: the plan never bills it',
-      ),
-    unit_price_desc: z.string().describe('The overage price, as the invoice line states it'),
+    }),
+    unit_price_desc: documented(z.string(), {
+      description: 'The overage price, as the invoice line states it',
+    }),
     project_allocations: z.array(
       z.object({ ref: z.string(), name: z.string(), usage: z.number() }),
     ),
-  })
-  .meta({ id: 'UsageRecord' });
+  }),
+  { id: 'UsageRecord' },
+);
 export type UsageRecord = z.infer<typeof usageRecordSchema>;
 
-export const orgUsageSchema = z
-  .object({ usage_billing_enabled: z.boolean(), usages: z.array(usageRecordSchema) })
-  .meta({ id: 'OrgUsage' });
+export const orgUsageSchema = documented(
+  z.object({ usage_billing_enabled: z.boolean(), usages: z.array(usageRecordSchema) }),
+  { id: 'OrgUsage' },
+);
 export type OrgUsage = z.infer<typeof orgUsageSchema>;
 
-export const dailyUsageSchema = z
-  .object({
+export const dailyUsageSchema = documented(
+  z.object({
     data: z.array(
       z.object({
-        date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD'),
+        date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD')),
         metric: billingMetricSchema,
         usage: z.number(),
       }),
     ),
-  })
-  .meta({ id: 'DailyUsage' });
+  }),
+  { id: 'DailyUsage' },
+);
 export type DailyUsage = z.infer<typeof dailyUsageSchema>;
 
-export const paymentLinkSchema = z.object({ redirectUrl: z.string() }).meta({ id: 'PaymentLink' });
+export const paymentLinkSchema = documented(z.object({ redirectUrl: z.string() }), {
+  id: 'PaymentLink',
+});
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { PlanId } from '../organization/plans.ts';
 import { plainTextSchema } from '../schemas/common.ts';
 
@@ -43,11 +43,14 @@ export const UPGRADE_SURVEY_TEXT_MAX = 2000;
  * what is sent as `reasons` and `additionalFeedback`.
  */
 export const upgradeSurveyFormSchema = z.object({
-  reasons: z.array(z.string()).min(1, UPGRADE_SURVEY_REASON_REQUIRED),
-  additionalFeedback: z
-    .string()
-    .transform((text) => text.trim())
-    .pipe(plainTextSchema('Additional feedback', UPGRADE_SURVEY_TEXT_MAX)),
+  reasons: z.array(z.string()).check(z.minLength(1, UPGRADE_SURVEY_REASON_REQUIRED)),
+  additionalFeedback: z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((text) => text.trim()),
+    ),
+    plainTextSchema('Additional feedback', UPGRADE_SURVEY_TEXT_MAX),
+  ),
 });
 export type UpgradeSurveyFormInput = z.input<typeof upgradeSurveyFormSchema>;
 export type UpgradeSurveyFormOutput = z.output<typeof upgradeSurveyFormSchema>;

@@ -1,3 +1,5 @@
+import countries from 'i18n-iso-countries';
+import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES, countryName, isKnownCountry } from './countries.ts';
 
@@ -8,6 +10,13 @@ describe('COUNTRIES', () => {
     for (const country of COUNTRIES) expect(country.code).toMatch(/^[A-Z]{2}$/);
     expect(COUNTRIES).toContainEqual({ code: 'IE', name: 'Ireland' });
     expect(COUNTRIES).toContainEqual({ code: 'DE', name: 'Germany' });
+  });
+
+  it("names each country as the package's own getNames does", () => {
+    countries.registerLocale(en);
+    const names = Object.entries(countries.getNames('en'));
+    expect(COUNTRIES.length).toBe(names.length);
+    for (const [code, name] of names) expect(countryName(code)).toBe(name);
   });
 
   it('is sorted by name', () => {

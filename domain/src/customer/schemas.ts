@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { controlCharactersMessage, PLAIN_TEXT } from '../schemas/common.ts';
 import { isKnownCountry } from './countries.ts';
 import { taxIdKindProblem } from './tax-id-kinds.ts';
@@ -31,46 +32,55 @@ function tooLong(label: string, max: number): string {
 function requiredText(message: string, min: number, label: string, max = TEXT_MAX) {
   return z
     .string({ error: message })
-    .trim()
-    .min(min, { error: message, abort: true })
-    .max(max, tooLong(label, max))
-    .regex(PLAIN_TEXT, controlCharactersMessage(label));
+    .check(z.trim())
+    .check(z.minLength(min, { error: message, abort: true }))
+    .check(z.maxLength(max, tooLong(label, max)))
+    .check(z.regex(PLAIN_TEXT, controlCharactersMessage(label)));
 }
 
 function optionalText(label: string) {
-  return z
-    .string()
-    .trim()
-    .max(TEXT_MAX, tooLong(label, TEXT_MAX))
-    .regex(PLAIN_TEXT, controlCharactersMessage(label))
-    .optional();
+  return z.optional(
+    z
+      .string()
+      .check(z.trim())
+      .check(z.maxLength(TEXT_MAX, tooLong(label, TEXT_MAX)))
+      .check(z.regex(PLAIN_TEXT, controlCharactersMessage(label))),
+  );
 }
 
 /** An ISO 3166-1 alpha-2 code, trimmed and upper-cased. */
-export const countryCodeSchema = z
-  .string({ error: COUNTRY_MESSAGE })
-  .trim()
-  .toUpperCase()
-  .min(1, { error: COUNTRY_MESSAGE, abort: true })
-  .max(2, { error: (issue) => unknownCountryMessage(String(issue.input)), abort: true })
-  .regex(/^[A-Z]{2}$/, {
-    error: (issue) => unknownCountryMessage(String(issue.input)),
-    abort: true,
-  })
-  .refine(isKnownCountry, { error: (issue) => unknownCountryMessage(String(issue.input)) })
-  .describe('ISO 3166-1 alpha-2 country code, e.g. IE');
+export const countryCodeSchema = documented(
+  z
+    .string({ error: COUNTRY_MESSAGE })
+    .check(z.trim())
+    .check(z.toUpperCase())
+    .check(z.minLength(1, { error: COUNTRY_MESSAGE, abort: true }))
+    .check(
+      z.maxLength(2, { error: (issue) => unknownCountryMessage(String(issue.input)), abort: true }),
+    )
+    .check(
+      z.regex(/^[A-Z]{2}$/, {
+        error: (issue) => unknownCountryMessage(String(issue.input)),
+        abort: true,
+      }),
+    )
+    .check(
+      z.refine(isKnownCountry, { error: (issue) => unknownCountryMessage(String(issue.input)) }),
+    ),
+  { description: 'ISO 3166-1 alpha-2 country code, e.g. IE' },
+);
 
-export const customerAddressSchema = z
-  .object({
+export const customerAddressSchema = documented(
+  z.strictObject({
     line1: requiredText(LINE1_MESSAGE, 3, 'Address line 1'),
     line2: optionalText('Address line 2'),
     city: requiredText(CITY_MESSAGE, 2, 'City'),
     state: optionalText('State'),
     postal_code: requiredText(POSTAL_CODE_MESSAGE, 1, 'Postal code', POSTAL_CODE_MAX),
     country: countryCodeSchema,
-  })
-  .strict()
-  .meta({ id: 'CustomerAddress' });
+  }),
+  { id: 'CustomerAddress' },
+);
 export type CustomerAddress = z.output<typeof customerAddressSchema>;
 
 function isBlank(value: unknown): boolean {
@@ -90,76 +100,101 @@ function emptyAddressToNull(value: unknown): unknown {
  * PUT (and PATCH) /customer: the whole profile; the address is all there or empty. A body without an
  * address has none (the default), so the document says it is optional, as the server has it.
  */
-export const customerUpdateSchema = z
-  .object({
+export const customerUpdateSchema = documented(
+  z.strictObject({
     billing_name: requiredText(BILLING_NAME_MESSAGE, 3, 'Name'),
-    address: z
-      .preprocess(emptyAddressToNull, customerAddressSchema.nullable())
-      .default(null)
-      .describe(
-        'The whole address, or none: absent, null, {} and all-blank fields mean no address',
-      ),
-  })
-  .strict()
-  .meta({ id: 'CustomerUpdate' });
+    address: documented(
+      z._default(z.pipe(z.transform(emptyAddressToNull), z.nullable(customerAddressSchema)), null),
+      {
+        description:
+          'The whole address, or none: absent, null, {} and all-blank fields mean no address',
+      },
+    ),
+  }),
+  { id: 'CustomerUpdate' },
+);
 export type CustomerUpdate = z.output<typeof customerUpdateSchema>;
 
-export const customerProfileSchema = z
-  .object({
-    billing_name: z.string().nullable(),
-    address: customerAddressSchema.nullable(),
+export const customerProfileSchema = documented(
+  z.object({
+    billing_name: z.nullable(z.string()),
+    address: z.nullable(customerAddressSchema),
     /** The organization's additional billing email recipients: one list, kept on the organization. */
     additional_emails: z.array(z.string()),
-    email: z.string().nullable().describe("The organization's billing email"),
-    balance: z
-      .number()
-      .int()
-      .describe(
+    email: documented(z.nullable(z.string()), { description: "The organization's billing email" }),
+    balance: documented(z.number().check(z.int()), {
+      description:
         "US cents, as the subscription's customer_balance: positive is credit owed to the customer",
-      ),
+    }),
     billing_via_partner: z.boolean(),
-  })
-  .meta({ id: 'CustomerProfile' });
+  }),
+  { id: 'CustomerProfile' },
+);
 export type CustomerProfile = z.output<typeof customerProfileSchema>;
 
 /** PUT /tax-ids: a kind of the catalogue that the country offers, and its value. */
-export const taxIdSchema = z
-  .object({
-    type: z
-      .string({ error: TAX_ID_TYPE_MESSAGE })
-      .trim()
-      .min(1, { error: TAX_ID_TYPE_MESSAGE, abort: true })
-      .max(TAX_ID_TYPE_MAX, { error: tooLong('Tax ID type', TAX_ID_TYPE_MAX), abort: true })
-      .regex(/^[a-z_]+$/, { error: 'Tax ID type is not a type of the catalogue', abort: true })
-      .describe('A type of the tax ID catalogue, e.g. eu_vat'),
-    value: requiredText(TAX_ID_VALUE_MESSAGE, 2, 'Tax ID', TAX_ID_VALUE_MAX),
-    country: z
-      .string({ error: TAX_ID_COUNTRY_MESSAGE })
-      .trim()
-      .toUpperCase()
-      .min(1, { error: TAX_ID_COUNTRY_MESSAGE, abort: true })
-      .max(2, { error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code', abort: true })
-      .regex(/^[A-Z]{2}$/, {
-        error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code',
-        abort: true,
-      })
-      .describe('The ISO 3166-1 alpha-2 country the kind belongs to, e.g. IE'),
-  })
-  .strict()
-  .superRefine((taxId, ctx) => {
-    const problem = taxIdKindProblem(taxId.type, taxId.country);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['type'], message: problem });
-  })
-  .meta({ id: 'TaxIdUpdate' });
+export const taxIdSchema = documented(
+  z
+    .strictObject({
+      type: documented(
+        z
+          .string({ error: TAX_ID_TYPE_MESSAGE })
+          .check(z.trim())
+          .check(z.minLength(1, { error: TAX_ID_TYPE_MESSAGE, abort: true }))
+          .check(
+            z.maxLength(TAX_ID_TYPE_MAX, {
+              error: tooLong('Tax ID type', TAX_ID_TYPE_MAX),
+              abort: true,
+            }),
+          )
+          .check(
+            z.regex(/^[a-z_]+$/, {
+              error: 'Tax ID type is not a type of the catalogue',
+              abort: true,
+            }),
+          ),
+        { description: 'A type of the tax ID catalogue, e.g. eu_vat' },
+      ),
+      value: requiredText(TAX_ID_VALUE_MESSAGE, 2, 'Tax ID', TAX_ID_VALUE_MAX),
+      country: documented(
+        z
+          .string({ error: TAX_ID_COUNTRY_MESSAGE })
+          .check(z.trim())
+          .check(z.toUpperCase())
+          .check(z.minLength(1, { error: TAX_ID_COUNTRY_MESSAGE, abort: true }))
+          .check(
+            z.maxLength(2, {
+              error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code',
+              abort: true,
+            }),
+          )
+          .check(
+            z.regex(/^[A-Z]{2}$/, {
+              error: 'Tax ID country must be an ISO 3166-1 alpha-2 country code',
+              abort: true,
+            }),
+          ),
+        { description: 'The ISO 3166-1 alpha-2 country the kind belongs to, e.g. IE' },
+      ),
+    })
+    .check(
+      z.superRefine((taxId, ctx) => {
+        const problem = taxIdKindProblem(taxId.type, taxId.country);
+        if (problem) ctx.addIssue({ code: 'custom', path: ['type'], message: problem });
+      }),
+    ),
+  { id: 'TaxIdUpdate' },
+);
 export type TaxIdUpdate = z.output<typeof taxIdSchema>;
 
 /** A stored tax ID, its value as saved (with its VAT prefix). */
-export const storedTaxIdSchema = z
-  .object({ type: z.string(), value: z.string(), country: z.string() })
-  .meta({ id: 'TaxId' });
+export const storedTaxIdSchema = documented(
+  z.object({ type: z.string(), value: z.string(), country: z.string() }),
+  { id: 'TaxId' },
+);
 export type TaxId = z.output<typeof storedTaxIdSchema>;
 
-export const taxIdResponseSchema = z
-  .object({ tax_id: storedTaxIdSchema.nullable() })
-  .meta({ id: 'TaxIdResponse' });
+export const taxIdResponseSchema = documented(z.object({ tax_id: z.nullable(storedTaxIdSchema) }), {
+  id: 'TaxIdResponse',
+});
 export type TaxIdResponse = z.output<typeof taxIdResponseSchema>;

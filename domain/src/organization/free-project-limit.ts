@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import type { Role } from '../permissions/roles.ts';
 import type { PlanId } from './plans.ts';
 import { isActiveProject, type ProjectStatus } from './projects.ts';
@@ -27,18 +28,19 @@ export function hasReachedFreeProjectLimit(activeFreeProjects: number, limit: nu
   return activeFreeProjects >= limit;
 }
 
-export const freeLimitMemberSchema = z
-  .object({
+export const freeLimitMemberSchema = documented(
+  z.object({
     username: z.string(),
     primary_email: z.string(),
-    free_project_limit: z.number().int().min(0),
-  })
-  .meta({ id: 'FreeLimitMember' });
+    free_project_limit: z.number().check(z.int()).check(z.gte(0)),
+  }),
+  { id: 'FreeLimitMember' },
+);
 export type FreeLimitMember = z.infer<typeof freeLimitMemberSchema>;
 
-export const freeLimitMembersSchema = z
-  .array(freeLimitMemberSchema)
-  .meta({ id: 'FreeLimitMembers' });
+export const freeLimitMembersSchema = documented(z.array(freeLimitMemberSchema), {
+  id: 'FreeLimitMembers',
+});
 
 /** A member of the organization, with the count of active free projects where they own or administer. */
 export interface FreeLimitCandidate {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { paymentMethodIdSchema } from './contract.ts';
 
 /**
@@ -49,19 +50,20 @@ export function triesBackupCard(input: {
   );
 }
 
-export const setBackupPaymentMethodBodySchema = z
-  .object({
+export const setBackupPaymentMethodBodySchema = documented(
+  z.object({
     payment_method_id: paymentMethodIdSchema,
-  })
-  .meta({ id: 'SetBackupPaymentMethodRequest' });
+  }),
+  { id: 'SetBackupPaymentMethodRequest' },
+);
 export type SetBackupPaymentMethodBody = z.infer<typeof setBackupPaymentMethodBodySchema>;
 
-export const backupPaymentMethodResponseSchema = z
-  .object({
-    backupPaymentMethodId: z
-      .string()
-      .nullable()
-      .describe('The backup card now; null when the organization has none'),
-  })
-  .meta({ id: 'BackupPaymentMethod' });
+export const backupPaymentMethodResponseSchema = documented(
+  z.object({
+    backupPaymentMethodId: documented(z.nullable(z.string()), {
+      description: 'The backup card now; null when the organization has none',
+    }),
+  }),
+  { id: 'BackupPaymentMethod' },
+);
 export type BackupPaymentMethod = z.infer<typeof backupPaymentMethodResponseSchema>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { invoiceDetailSchema } from '../schemas/invoice-detail.ts';
 import { paymentMethodIdSchema } from './contract.ts';
 
@@ -14,40 +15,45 @@ export const PAY_LINK_NOT_VALID = 'This payment link is not valid';
 
 export const payLinkKeySchema = z
   .string({ error: 'key is required' })
-  .length(PAY_LINK_KEY_LENGTH, 'key is not valid')
-  .regex(/^[A-Za-z0-9_-]+$/, 'key is not valid');
+  .check(z.length(PAY_LINK_KEY_LENGTH, 'key is not valid'))
+  .check(z.regex(/^[A-Za-z0-9_-]+$/, 'key is not valid'));
 
 export const payLinkParamsSchema = z.object({
   invoiceId: z
     .string()
-    .min(1, 'Invoice ID is required')
-    .max(64, 'Invoice ID is not valid')
-    .regex(/^in_[a-z0-9]+$/, 'Invoice ID is not valid'),
+    .check(z.minLength(1, 'Invoice ID is required'))
+    .check(z.maxLength(64, 'Invoice ID is not valid'))
+    .check(z.regex(/^in_[a-z0-9]+$/, 'Invoice ID is not valid')),
 });
 
 export const payLinkQuerySchema = z.object({
-  key: payLinkKeySchema.describe("The link's key, as the billing emails carry it"),
+  key: documented(payLinkKeySchema, {
+    description: "The link's key, as the billing emails carry it",
+  }),
 });
 
 /**
  * What the link shows: the invoice as its PDF shows it, less the billing email and the card that paid
  * it (the holder of a link is not necessarily a member).
  */
-export const payLinkInvoiceSchema = z
-  .object({
+export const payLinkInvoiceSchema = documented(
+  z.object({
     organization_name: z.string(),
     invoice: invoiceDetailSchema,
-  })
-  .meta({ id: 'PayLinkInvoice' });
+  }),
+  { id: 'PayLinkInvoice' },
+);
 export type PayLinkInvoice = z.infer<typeof payLinkInvoiceSchema>;
 
-export const payLinkPaymentBodySchema = z
-  .object({
-    payment_method_id: paymentMethodIdSchema.describe(
-      "The card typed on the page, as the provider's payment method; never a saved card",
-    ),
-  })
-  .meta({ id: 'PayLinkPaymentRequest' });
+export const payLinkPaymentBodySchema = documented(
+  z.object({
+    payment_method_id: documented(paymentMethodIdSchema, {
+      description:
+        "The card typed on the page, as the provider's payment method; never a saved card",
+    }),
+  }),
+  { id: 'PayLinkPaymentRequest' },
+);
 export type PayLinkPaymentBody = z.infer<typeof payLinkPaymentBodySchema>;
 
 /** The most payments one link may start in an hour: a few for a person, too few to test cards. */

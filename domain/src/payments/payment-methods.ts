@@ -1,61 +1,64 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { formatInvoiceDate } from '../format/dates.ts';
 import type { PlanId } from '../organization/plans.ts';
 
 export const cardSchema = z.object({
   brand: z.string(),
-  last4: z.string().regex(/^\d{4}$/),
-  exp_month: z.number().int().min(1).max(12),
-  exp_year: z.number().int(),
+  last4: z.string().check(z.regex(/^\d{4}$/)),
+  exp_month: z.number().check(z.int()).check(z.gte(1)).check(z.lte(12)),
+  exp_year: z.number().check(z.int()),
 });
 
-export const lastChargeSchema = z
-  .object({
-    status: z
-      .enum(['succeeded', 'declined'])
-      .describe('What the card answered: the money moved, or the provider declined it'),
-    at: z.number().int().describe('When the charge was attempted, unix seconds'),
-    decline_message: z
-      .string()
-      .nullable()
-      .describe(
+export const lastChargeSchema = documented(
+  z.object({
+    status: documented(z.enum(['succeeded', 'declined']), {
+      description: 'What the card answered: the money moved, or the provider declined it',
+    }),
+    at: documented(z.number().check(z.int()), {
+      description: 'When the charge was attempted, unix seconds',
+    }),
+    decline_message: documented(z.nullable(z.string()), {
+      description:
         'The provider\'s words for a decline, e.g. "Your card was declined."; null on success',
-      ),
-  })
-  .meta({ id: 'LastCharge' });
+    }),
+  }),
+  { id: 'LastCharge' },
+);
 export type LastCharge = z.infer<typeof lastChargeSchema>;
 
-export const paymentMethodSchema = z
-  .object({
+export const paymentMethodSchema = documented(
+  z.object({
     id: z.string(),
     is_default: z.boolean(),
-    is_backup: z
-      .boolean()
-      .describe(
+    is_backup: documented(z.boolean(), {
+      description:
         'The backup card: charged once, in the same attempt, when the engine finds the default ' +
-          'card declined. At most one per organization, never the default',
-      ),
+        'card declined. At most one per organization, never the default',
+    }),
     card: cardSchema,
-    type: z.literal('card').describe('Cards are the only payment methods kept'),
-    created: z.number().int().describe('When it was added, unix seconds'),
-    has_address: z
-      .boolean()
-      .describe(
+    type: documented(z.literal('card'), { description: 'Cards are the only payment methods kept' }),
+    created: documented(z.number().check(z.int()), {
+      description: 'When it was added, unix seconds',
+    }),
+    has_address: documented(z.boolean(), {
+      description:
         'The card carries a billing address (the card form asks for none; the provider may)',
-      ),
-    last_charge: lastChargeSchema
-      .nullable()
-      .describe(
+    }),
+    last_charge: documented(z.nullable(lastChargeSchema), {
+      description:
         "The organization's latest charge the card answered (invoices, top-ups, plan changes); " +
-          'payments cancelled before the card was asked are not counted. Null when never charged.',
-      ),
-  })
-  .meta({ id: 'PaymentMethod' });
+        'payments cancelled before the card was asked are not counted. Null when never charged.',
+    }),
+  }),
+  { id: 'PaymentMethod' },
+);
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 
-export const paymentMethodsSchema = z
-  .object({ data: z.array(paymentMethodSchema), defaultPaymentMethodId: z.string().nullable() })
-  .meta({ id: 'PaymentMethods' });
+export const paymentMethodsSchema = documented(
+  z.object({ data: z.array(paymentMethodSchema), defaultPaymentMethodId: z.nullable(z.string()) }),
+  { id: 'PaymentMethods' },
+);
 export type PaymentMethods = z.infer<typeof paymentMethodsSchema>;
 
 export type CardBadge = 'Expiring soon' | 'Expired' | 'Active' | 'Backup';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { TOP_UP_AMOUNT_HINT, topUpAmountSchema, topUpBodySchema } from './top-up.ts';
 
 const message = (value: unknown) => topUpAmountSchema.safeParse(value).error?.issues[0]?.message;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../schemas/metadata.ts';
 import { plainTextSchema } from '../schemas/common.ts';
 import { captchaTokenInputSchema, paymentMethodIdSchema } from './contract.ts';
 
@@ -20,9 +21,9 @@ export const TOP_UP_AMOUNT_HINT = `A whole number of US dollars between ${TOP_UP
  */
 export const topUpAmountSchema = z
   .number({ error: TOP_UP_RANGE_MESSAGE })
-  .min(TOP_UP_MIN_DOLLARS, TOP_UP_RANGE_MESSAGE)
-  .max(TOP_UP_MAX_DOLLARS, TOP_UP_RANGE_MESSAGE)
-  .int(TOP_UP_WHOLE_MESSAGE);
+  .check(z.gte(TOP_UP_MIN_DOLLARS, TOP_UP_RANGE_MESSAGE))
+  .check(z.lte(TOP_UP_MAX_DOLLARS, TOP_UP_RANGE_MESSAGE))
+  .check(z.int(TOP_UP_WHOLE_MESSAGE));
 
 /**
  * The billing profile a top-up may bring. Checked here for size and characters only: the top-up applies
@@ -32,38 +33,41 @@ const TEXT_MAX = 200;
 const TAX_ID_TEXT_MAX = 64;
 const addressSchema = z.object({
   line1: plainTextSchema('Address line 1', TEXT_MAX),
-  line2: plainTextSchema('Address line 2', TEXT_MAX).nullable().optional(),
+  line2: z.optional(z.nullable(plainTextSchema('Address line 2', TEXT_MAX))),
   city: plainTextSchema('City', TEXT_MAX),
-  state: plainTextSchema('State', TEXT_MAX).nullable().optional(),
+  state: z.optional(z.nullable(plainTextSchema('State', TEXT_MAX))),
   postal_code: plainTextSchema('Postal code', TEXT_MAX),
   country: plainTextSchema('Country', TEXT_MAX),
 });
 
-export const topUpBodySchema = z
-  .object({
+export const topUpBodySchema = documented(
+  z.object({
     payment_method_id: paymentMethodIdSchema,
     amount: topUpAmountSchema,
     hcaptcha_token: captchaTokenInputSchema,
-    address: addressSchema.nullable().optional(),
-    tax_id: z
-      .object({
-        type: plainTextSchema('Tax ID type', TAX_ID_TEXT_MAX),
-        value: plainTextSchema('Tax ID', TAX_ID_TEXT_MAX),
-        country: plainTextSchema('Tax ID country', TAX_ID_TEXT_MAX).optional(),
-      })
-      .nullable()
-      .optional(),
-    billing_name: plainTextSchema('Name', TEXT_MAX).nullable().optional(),
-  })
-  .meta({ id: 'TopUpRequest' });
+    address: z.optional(z.nullable(addressSchema)),
+    tax_id: z.optional(
+      z.nullable(
+        z.object({
+          type: plainTextSchema('Tax ID type', TAX_ID_TEXT_MAX),
+          value: plainTextSchema('Tax ID', TAX_ID_TEXT_MAX),
+          country: z.optional(plainTextSchema('Tax ID country', TAX_ID_TEXT_MAX)),
+        }),
+      ),
+    ),
+    billing_name: z.optional(z.nullable(plainTextSchema('Name', TEXT_MAX))),
+  }),
+  { id: 'TopUpRequest' },
+);
 export type TopUpBody = z.infer<typeof topUpBodySchema>;
 
-export const topUpResponseSchema = z
-  .object({
+export const topUpResponseSchema = documented(
+  z.object({
     status: z.enum(['succeeded', 'requires_action', 'processing']),
-    payment_intent_secret: z.string().nullable(),
-  })
-  .meta({ id: 'TopUpResponse' });
+    payment_intent_secret: z.nullable(z.string()),
+  }),
+  { id: 'TopUpResponse' },
+);
 export type TopUpResponse = z.infer<typeof topUpResponseSchema>;
 
 export function dollarsToCentsExact(dollars: number): number {

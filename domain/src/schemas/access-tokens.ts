@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { plainTextSchema, prefixedIdPattern, slugSchema } from './common.ts';
 
 /**
@@ -32,67 +33,77 @@ export function accessTokenPrefix(token: string): string {
 
 const EXPIRY_MESSAGE = 'expires_in_days must be 7, 30, 90 or null (never)';
 
-export const accessTokenCreateSchema = z
-  .object({
-    name: plainTextSchema('Name', ACCESS_TOKEN_NAME_MAX).trim().min(1, 'Name is required'),
-    expires_in_days: z
-      .number({ error: EXPIRY_MESSAGE })
-      .int(EXPIRY_MESSAGE)
-      .min(7, EXPIRY_MESSAGE)
-      .max(90, EXPIRY_MESSAGE)
-      .refine(
-        (days) => (ACCESS_TOKEN_EXPIRIES as readonly unknown[]).includes(days),
-        EXPIRY_MESSAGE,
-      )
-      .nullable()
-      .describe('Days until it expires: 7, 30 or 90; null: never') as z.ZodType<AccessTokenExpiry>,
-    scope: z
-      .enum(ACCESS_TOKEN_SCOPES, { error: 'scope must be billing:read' })
-      .default('billing:read'),
-  })
-  .strict()
-  .meta({ id: 'AccessTokenCreate' });
+export const accessTokenCreateSchema = documented(
+  z.strictObject({
+    name: plainTextSchema('Name', ACCESS_TOKEN_NAME_MAX)
+      .check(z.trim())
+      .check(z.minLength(1, 'Name is required')),
+    expires_in_days: documented(
+      z.nullable(
+        z
+          .number({ error: EXPIRY_MESSAGE })
+          .check(z.int(EXPIRY_MESSAGE))
+          .check(z.gte(7, EXPIRY_MESSAGE))
+          .check(z.lte(90, EXPIRY_MESSAGE))
+          .check(
+            z.refine(
+              (days) => (ACCESS_TOKEN_EXPIRIES as readonly unknown[]).includes(days),
+              EXPIRY_MESSAGE,
+            ),
+          ),
+      ),
+      { description: 'Days until it expires: 7, 30 or 90; null: never' },
+    ) as z.ZodMiniType<AccessTokenExpiry>,
+    scope: z._default(
+      z.enum(ACCESS_TOKEN_SCOPES, { error: 'scope must be billing:read' }),
+      'billing:read',
+    ),
+  }),
+  { id: 'AccessTokenCreate' },
+);
 export type AccessTokenCreate = z.input<typeof accessTokenCreateSchema>;
 
-export const accessTokenSchema = z
-  .object({
+export const accessTokenSchema = documented(
+  z.object({
     id: z.string(),
     name: z.string(),
     scope: z.enum(ACCESS_TOKEN_SCOPES),
     /** The token's first characters, to tell it apart: "mlt_Ab12Cd34". */
     prefix: z.string(),
     /** Who created it; null once that member is gone. */
-    created_by: z.string().nullable(),
+    created_by: z.nullable(z.string()),
     /** Unix seconds. */
-    created_at: z.number().int(),
+    created_at: z.number().check(z.int()),
     /** Unix seconds of its last accepted request (counted to the minute); null: never used. */
-    last_used_at: z.number().int().nullable(),
+    last_used_at: z.nullable(z.number().check(z.int())),
     /** Unix seconds; null: it never expires. */
-    expires_at: z.number().int().nullable(),
-  })
-  .meta({ id: 'AccessToken' });
+    expires_at: z.nullable(z.number().check(z.int())),
+  }),
+  { id: 'AccessToken' },
+);
 export type AccessToken = z.infer<typeof accessTokenSchema>;
 
-export const accessTokenListSchema = z
-  .object({ tokens: z.array(accessTokenSchema) })
-  .meta({ id: 'AccessTokenList' });
+export const accessTokenListSchema = documented(z.object({ tokens: z.array(accessTokenSchema) }), {
+  id: 'AccessTokenList',
+});
 export type AccessTokenList = z.infer<typeof accessTokenListSchema>;
 
-export const accessTokenCreatedSchema = z
-  .object({
+export const accessTokenCreatedSchema = documented(
+  z.object({
     token: accessTokenSchema,
     /** The token itself, answered this once: only its hash is kept. */
     secret: z.string(),
-  })
-  .meta({ id: 'AccessTokenWithSecret' });
+  }),
+  { id: 'AccessTokenWithSecret' },
+);
 export type AccessTokenCreated = z.infer<typeof accessTokenCreatedSchema>;
 
 export const accessTokenParamsSchema = z.object({
   slug: slugSchema,
   id: z
     .string()
-    .max(60, 'Access token not found')
-    .regex(prefixedIdPattern('tok'), 'Access token not found'),
+    .check(z.maxLength(60, 'Access token not found'))
+    .check(z.regex(prefixedIdPattern('tok'), 'Access token not found')),
 });
 
 /** "Expires Dec 24, 2026" / "Never expires" / "Expired": the list's words, from unix seconds. */

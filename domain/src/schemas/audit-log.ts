@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../audit/actions.ts';
 import { PRINTABLE_ASCII, unixSecondsSchema } from './common.ts';
 
@@ -32,30 +33,36 @@ export function parseAuditLogCursor(cursor: string): { createdAtMs: number; id: 
 const MOMENT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 function momentSchema(label: string) {
-  return z
-    .string()
-    .max(35, `${label} must be a day (YYYY-MM-DD) or an ISO 8601 date-time`)
-    .regex(MOMENT, `${label} must be a day (YYYY-MM-DD) or an ISO 8601 date-time`)
-    .refine((value) => {
-      // zod runs this after a failed pattern too: the pattern's message is the one that counts.
-      if (!MOMENT.test(value)) return true;
-      // A day that is no day (2026-02-30) is refused, not rolled over.
-      const day = value.slice(0, 10);
-      const start = new Date(`${day}T00:00:00Z`);
-      return (
-        !Number.isNaN(Date.parse(value)) &&
-        !Number.isNaN(start.getTime()) &&
-        start.toISOString().slice(0, 10) === day
-      );
-    }, `${label} must be a real day and time`)
-    .refine((value) => {
-      if (!MOMENT.test(value)) return true;
-      const day = value.slice(0, 10);
-      return day >= AUDIT_LOG_FIRST_DAY && day <= AUDIT_LOG_LAST_DAY;
-    }, `${label} must be between ${AUDIT_LOG_FIRST_DAY} and ${AUDIT_LOG_LAST_DAY}`)
-    .describe(
-      `A day (YYYY-MM-DD, UTC) or an ISO 8601 date-time with offset, ${AUDIT_LOG_FIRST_DAY} to ${AUDIT_LOG_LAST_DAY}`,
-    );
+  return documented(
+    z
+      .string()
+      .check(z.maxLength(35, `${label} must be a day (YYYY-MM-DD) or an ISO 8601 date-time`))
+      .check(z.regex(MOMENT, `${label} must be a day (YYYY-MM-DD) or an ISO 8601 date-time`))
+      .check(
+        z.refine((value) => {
+          // zod runs this after a failed pattern too: the pattern's message is the one that counts.
+          if (!MOMENT.test(value)) return true;
+          // A day that is no day (2026-02-30) is refused, not rolled over.
+          const day = value.slice(0, 10);
+          const start = new Date(`${day}T00:00:00Z`);
+          return (
+            !Number.isNaN(Date.parse(value)) &&
+            !Number.isNaN(start.getTime()) &&
+            start.toISOString().slice(0, 10) === day
+          );
+        }, `${label} must be a real day and time`),
+      )
+      .check(
+        z.refine((value) => {
+          if (!MOMENT.test(value)) return true;
+          const day = value.slice(0, 10);
+          return day >= AUDIT_LOG_FIRST_DAY && day <= AUDIT_LOG_LAST_DAY;
+        }, `${label} must be between ${AUDIT_LOG_FIRST_DAY} and ${AUDIT_LOG_LAST_DAY}`),
+      ),
+    {
+      description: `A day (YYYY-MM-DD, UTC) or an ISO 8601 date-time with offset, ${AUDIT_LOG_FIRST_DAY} to ${AUDIT_LOG_LAST_DAY}`,
+    },
+  );
 }
 
 /** The moment a `since` or `until` stands for, in milliseconds (a bare `until` day: the next day's start). */
@@ -68,20 +75,23 @@ export function auditLogMoment(value: string, bound: 'since' | 'until'): number 
 }
 
 const auditFilterShape = {
-  action: z
-    .enum(AUDIT_ACTIONS, { error: 'action must be one of the audit log actions' })
-    .optional()
-    .describe('Only entries of this action'),
-  actor: z
-    .string()
-    .trim()
-    .min(1, 'actor must not be empty')
-    .max(254, 'actor must be at most 254 characters')
-    .regex(PRINTABLE_ASCII, 'actor must be an email address or an id, without spaces')
-    .optional()
-    .describe("Only entries of this actor: a member's email (any case) or an actor id"),
-  since: momentSchema('since').optional(),
-  until: momentSchema('until').optional(),
+  action: documented(
+    z.optional(z.enum(AUDIT_ACTIONS, { error: 'action must be one of the audit log actions' })),
+    { description: 'Only entries of this action' },
+  ),
+  actor: documented(
+    z.optional(
+      z
+        .string()
+        .check(z.trim())
+        .check(z.minLength(1, 'actor must not be empty'))
+        .check(z.maxLength(254, 'actor must be at most 254 characters'))
+        .check(z.regex(PRINTABLE_ASCII, 'actor must be an email address or an id, without spaces')),
+    ),
+    { description: "Only entries of this actor: a member's email (any case) or an actor id" },
+  ),
+  since: z.optional(momentSchema('since')),
+  until: z.optional(momentSchema('until')),
 };
 
 const sinceBeforeUntil = (query: { since?: string | undefined; until?: string | undefined }) =>
@@ -93,61 +103,67 @@ const SINCE_AFTER_UNTIL = { message: 'until must be after since', path: ['until'
 /** GET /audit-log/export: the filters alone (the export holds every matching entry). */
 export const auditLogExportQuerySchema = z
   .object(auditFilterShape)
-  .refine(sinceBeforeUntil, SINCE_AFTER_UNTIL);
+  .check(z.refine(sinceBeforeUntil, SINCE_AFTER_UNTIL));
 export type AuditLogExportQuery = z.output<typeof auditLogExportQuerySchema>;
 
 /** GET /audit-log: newest first, a page at a time. */
 export const auditLogQuerySchema = z
   .object({
     ...auditFilterShape,
-    cursor: z
-      .string()
-      .max(60, 'cursor is not valid')
-      .regex(CURSOR, 'cursor is not valid')
-      .optional()
-      .describe("The previous page's next_cursor"),
-    limit: z.coerce
-      .number()
-      .int('limit must be a whole number')
-      .min(1, `limit must be between 1 and ${AUDIT_LOG_PAGE_MAX}`)
-      .max(AUDIT_LOG_PAGE_MAX, `limit must be between 1 and ${AUDIT_LOG_PAGE_MAX}`)
-      .default(AUDIT_LOG_PAGE_DEFAULT),
+    cursor: documented(
+      z.optional(
+        z
+          .string()
+          .check(z.maxLength(60, 'cursor is not valid'))
+          .check(z.regex(CURSOR, 'cursor is not valid')),
+      ),
+      { description: "The previous page's next_cursor" },
+    ),
+    limit: z._default(
+      z.coerce
+        .number()
+        .check(z.int('limit must be a whole number'))
+        .check(z.gte(1, `limit must be between 1 and ${AUDIT_LOG_PAGE_MAX}`))
+        .check(z.lte(AUDIT_LOG_PAGE_MAX, `limit must be between 1 and ${AUDIT_LOG_PAGE_MAX}`)),
+      AUDIT_LOG_PAGE_DEFAULT,
+    ),
   })
-  .refine(sinceBeforeUntil, SINCE_AFTER_UNTIL);
+  .check(z.refine(sinceBeforeUntil, SINCE_AFTER_UNTIL));
 export type AuditLogQuery = z.output<typeof auditLogQuerySchema>;
 export type AuditLogFilters = Omit<z.input<typeof auditLogQuerySchema>, 'cursor' | 'limit'>;
 
-const changedFieldsSchema = z
-  .record(z.string(), z.unknown())
-  .nullable()
-  .describe('The changed fields (never a secret, never a card number: brand and last 4 digits)');
+const changedFieldsSchema = documented(z.nullable(z.record(z.string(), z.unknown())), {
+  description: 'The changed fields (never a secret, never a card number: brand and last 4 digits)',
+});
 
-export const auditLogEntrySchema = z
-  .object({
+export const auditLogEntrySchema = documented(
+  z.object({
     id: z.string(),
     actor: z.object({
       type: z.enum(AUDIT_ACTOR_TYPES),
       /** The member's or token's id; null for the billing job. */
-      id: z.string().nullable(),
+      id: z.nullable(z.string()),
       /** The member's email when the change was made; null for the others. */
-      email: z.string().nullable(),
+      email: z.nullable(z.string()),
     }),
     action: z.enum(AUDIT_ACTIONS),
-    target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string().nullable() }),
+    target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.nullable(z.string()) }),
     before: changedFieldsSchema,
     after: changedFieldsSchema,
-    ip: z.string().nullable(),
-    user_agent: z.string().nullable(),
+    ip: z.nullable(z.string()),
+    user_agent: z.nullable(z.string()),
     created_at: unixSecondsSchema,
-  })
-  .meta({ id: 'AuditLogEntry' });
+  }),
+  { id: 'AuditLogEntry' },
+);
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 
-export const auditLogPageSchema = z
-  .object({
+export const auditLogPageSchema = documented(
+  z.object({
     entries: z.array(auditLogEntrySchema),
     /** Null on the last page. */
-    next_cursor: z.string().nullable(),
-  })
-  .meta({ id: 'AuditLogPage' });
+    next_cursor: z.nullable(z.string()),
+  }),
+  { id: 'AuditLogPage' },
+);
 export type AuditLogPage = z.infer<typeof auditLogPageSchema>;

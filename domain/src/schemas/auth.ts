@@ -1,15 +1,17 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { FEATURES } from '../organization/features.ts';
 import { PLAN_IDS } from '../organization/plans.ts';
 import { PERMISSIONS } from '../permissions/permissions.ts';
 import { ROLES } from '../permissions/roles.ts';
 
-export const signInBodySchema = z
-  .object({
-    email: z.email({ error: 'Email must be a valid email address' }).max(254),
-    password: z.string().min(1, 'Password is required').max(1024),
-  })
-  .meta({ id: 'SignIn' });
+export const signInBodySchema = documented(
+  z.object({
+    email: z.email({ error: 'Email must be a valid email address' }).check(z.maxLength(254)),
+    password: z.string().check(z.minLength(1, 'Password is required')).check(z.maxLength(1024)),
+  }),
+  { id: 'SignIn' },
+);
 export type SignInBody = z.infer<typeof signInBodySchema>;
 
 export const userSchema = z.object({
@@ -19,7 +21,9 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-export const signInResponseSchema = z.object({ user: userSchema }).meta({ id: 'SignInResponse' });
+export const signInResponseSchema = documented(z.object({ user: userSchema }), {
+  id: 'SignInResponse',
+});
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
 export const profileOrganizationSchema = z.object({
@@ -31,14 +35,15 @@ export const profileOrganizationSchema = z.object({
 });
 export type ProfileOrganization = z.infer<typeof profileOrganizationSchema>;
 
-export const profileSchema = z
-  .object({
+export const profileSchema = documented(
+  z.object({
     user: userSchema,
     organizations: z.array(profileOrganizationSchema),
     disabled_features: z.array(z.enum(FEATURES)),
     project_updates_disabled: z.boolean(),
-  })
-  .meta({ id: 'Profile' });
+  }),
+  { id: 'Profile' },
+);
 export type Profile = z.infer<typeof profileSchema>;
 
-export const csrfTokenSchema = z.object({ token: z.string() }).meta({ id: 'CsrfToken' });
+export const csrfTokenSchema = documented(z.object({ token: z.string() }), { id: 'CsrfToken' });

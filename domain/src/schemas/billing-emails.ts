@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { controlCharactersMessage, PLAIN_TEXT } from './common.ts';
 
 const EMAIL = z.email();
@@ -12,46 +13,56 @@ export function invalidAdditionalEmailMessage(value: string): string {
 }
 
 /** The organization update call: name, billing email and the additional recipients. */
-export const organizationUpdateSchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, 'Organization name is required')
-      .max(100, 'Organization name must be at most 100 characters')
-      .regex(PLAIN_TEXT, controlCharactersMessage('Organization name'))
-      .optional(),
-    billing_email: z
-      .string()
-      .trim()
-      .max(EMAIL_MAX, BILLING_EMAIL_MESSAGE)
-      .pipe(z.email({ error: BILLING_EMAIL_MESSAGE }))
-      // The pipe validates an email; its input side alone would document a bare string.
-      .meta({ format: 'email' })
-      .optional(),
-    additional_billing_emails: z
-      .array(
-        z
-          .string()
-          .trim()
-          .max(EMAIL_MAX, { error: (issue) => invalidAdditionalEmailMessage(String(issue.input)) })
-          // Checked one by one below, each with its own message; the document says what they are.
-          .meta({ format: 'email' }),
-      )
-      .max(20, 'At most 20 additional recipients')
-      .superRefine((emails, ctx) => {
-        emails.forEach((email, index) => {
-          if (!EMAIL.safeParse(email).success) {
-            ctx.addIssue({
-              code: 'custom',
-              path: [index],
-              message: invalidAdditionalEmailMessage(email),
+export const organizationUpdateSchema = documented(
+  z.strictObject({
+    name: z.optional(
+      z
+        .string()
+        .check(z.trim())
+        .check(z.minLength(1, 'Organization name is required'))
+        .check(z.maxLength(100, 'Organization name must be at most 100 characters'))
+        .check(z.regex(PLAIN_TEXT, controlCharactersMessage('Organization name'))),
+    ),
+    billing_email: z.optional(
+      documented(
+        z.pipe(
+          z.string().check(z.trim()).check(z.maxLength(EMAIL_MAX, BILLING_EMAIL_MESSAGE)),
+          z.email({ error: BILLING_EMAIL_MESSAGE }),
+        ),
+        { format: 'email' },
+      ),
+    ),
+    additional_billing_emails: z.optional(
+      z
+        .array(
+          documented(
+            z
+              .string()
+              .check(z.trim())
+              .check(
+                z.maxLength(EMAIL_MAX, {
+                  error: (issue) => invalidAdditionalEmailMessage(String(issue.input)),
+                }),
+              ),
+            { format: 'email' },
+          ),
+        )
+        .check(z.maxLength(20, 'At most 20 additional recipients'))
+        .check(
+          z.superRefine((emails, ctx) => {
+            emails.forEach((email, index) => {
+              if (!EMAIL.safeParse(email).success) {
+                ctx.addIssue({
+                  code: 'custom',
+                  path: [index],
+                  message: invalidAdditionalEmailMessage(email),
+                });
+              }
             });
-          }
-        });
-      })
-      .optional(),
-  })
-  .strict()
-  .meta({ id: 'OrganizationUpdate' });
+          }),
+        ),
+    ),
+  }),
+  { id: 'OrganizationUpdate' },
+);
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;

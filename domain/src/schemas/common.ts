@@ -1,8 +1,10 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 
-export const errorResponseSchema = z
-  .object({ message: z.string() })
-  .meta({ id: 'Error', description: 'Every error answers with a message that names the problem.' });
+export const errorResponseSchema = documented(z.object({ message: z.string() }), {
+  id: 'Error',
+  description: 'Every error answers with a message that names the problem.',
+});
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 /**
@@ -35,8 +37,8 @@ export function controlCharactersMessage(label: string): string {
 export function plainTextSchema(label: string, max: number) {
   return z
     .string()
-    .max(max, `${label} must be at most ${max} characters`)
-    .regex(PLAIN_TEXT, controlCharactersMessage(label));
+    .check(z.maxLength(max, `${label} must be at most ${max} characters`))
+    .check(z.regex(PLAIN_TEXT, controlCharactersMessage(label)));
 }
 
 /** An id we or the payment provider issued: a prefix, then letters, digits and "_" (`pm_…`, `seti_…`). */
@@ -46,21 +48,21 @@ export function prefixedIdPattern(prefix: string): RegExp {
 
 export const slugSchema = z
   .string({ error: 'Slug is required' })
-  .min(1, 'Slug is required')
-  .max(100, 'Slug must be at most 100 characters')
-  .regex(/^[a-z0-9_-]+$/, 'Slug may only contain lowercase letters, digits, "-" and "_"');
+  .check(z.minLength(1, 'Slug is required'))
+  .check(z.maxLength(100, 'Slug must be at most 100 characters'))
+  .check(z.regex(/^[a-z0-9_-]+$/, 'Slug may only contain lowercase letters, digits, "-" and "_"'));
 
 export const orgParamsSchema = z.object({ slug: slugSchema });
 
 export const projectRefSchema = z
   .string()
-  .min(1, 'Project ref is required')
-  .max(40, 'Project ref must be at most 40 characters')
-  .regex(/^[a-z0-9]+$/, 'Project ref may only contain lowercase letters and digits');
+  .check(z.minLength(1, 'Project ref is required'))
+  .check(z.maxLength(40, 'Project ref must be at most 40 characters'))
+  .check(z.regex(/^[a-z0-9]+$/, 'Project ref may only contain lowercase letters and digits'));
 
 export const projectParamsSchema = z.object({ ref: projectRefSchema });
 
 /** Unix seconds, as every timestamp in a payload. */
-export const unixSecondsSchema = z.number().int();
+export const unixSecondsSchema = z.number().check(z.int());
 
 export const emailSchema = z.email({ error: 'Please provide a valid email address' });

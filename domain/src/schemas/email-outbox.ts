@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 
 /** The billing mail events (product decisions §12) that the outbox can hold. */
 export const EMAIL_EVENTS = [
@@ -17,44 +18,50 @@ export const EMAIL_EVENTS = [
 export type EmailEventName = (typeof EMAIL_EVENTS)[number];
 
 export const emailOutboxQuerySchema = z.object({
-  to: z
-    .email({ error: 'to must be an email address' })
-    .max(320, 'to must be at most 320 characters')
-    .optional(),
-  since: z
-    .string()
-    .max(40, 'since must be an ISO 8601 date-time (2026-12-01T00:00:00Z)')
-    .pipe(
+  to: z.optional(
+    z
+      .email({ error: 'to must be an email address' })
+      .check(z.maxLength(320, 'to must be at most 320 characters')),
+  ),
+  since: z.optional(
+    z.pipe(
+      z
+        .string()
+        .check(z.maxLength(40, 'since must be an ISO 8601 date-time (2026-12-01T00:00:00Z)')),
       z.iso.datetime({
         offset: true,
         error: 'since must be an ISO 8601 date-time (2026-12-01T00:00:00Z)',
       }),
-    )
-    .optional(),
-  limit: z.coerce
-    .number()
-    .int('limit must be a whole number')
-    .min(1, 'limit must be between 1 and 500')
-    .max(500, 'limit must be between 1 and 500')
-    .default(100),
+    ),
+  ),
+  limit: z._default(
+    z.coerce
+      .number()
+      .check(z.int('limit must be a whole number'))
+      .check(z.gte(1, 'limit must be between 1 and 500'))
+      .check(z.lte(500, 'limit must be between 1 and 500')),
+    100,
+  ),
 });
 export type EmailOutboxQuery = z.infer<typeof emailOutboxQuerySchema>;
 
-export const outboxEmailSchema = z
-  .object({
+export const outboxEmailSchema = documented(
+  z.object({
     id: z.string(),
     to: z.string(),
     subject: z.string(),
     event: z.enum(EMAIL_EVENTS),
-    organization_slug: z.string().nullable(),
+    organization_slug: z.nullable(z.string()),
     created_at: z.iso.datetime(),
-    delivered_at: z.iso.datetime().nullable(),
-    attempts: z.number().int(),
-    last_error: z.string().nullable(),
-  })
-  .meta({ id: 'OutboxEmail' });
+    delivered_at: z.nullable(z.iso.datetime()),
+    attempts: z.number().check(z.int()),
+    last_error: z.nullable(z.string()),
+  }),
+  { id: 'OutboxEmail' },
+);
 
-export const emailOutboxListSchema = z
-  .object({ emails: z.array(outboxEmailSchema).describe('Newest first') })
-  .meta({ id: 'EmailOutbox' });
+export const emailOutboxListSchema = documented(
+  z.object({ emails: documented(z.array(outboxEmailSchema), { description: 'Newest first' }) }),
+  { id: 'EmailOutbox' },
+);
 export type EmailOutboxList = z.infer<typeof emailOutboxListSchema>;

@@ -11,3 +11,4 @@ export * from './email-outbox.ts';
 export * from './webhooks.ts';
 export * from './access-tokens.ts';
 export * from './audit-log.ts';
+export * from './metadata.ts';

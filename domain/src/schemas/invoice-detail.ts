@@ -1,42 +1,44 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { invoiceSchema, upcomingInvoiceLineSchema } from '../billing/schemas.ts';
 import { slugSchema } from './common.ts';
 
 export const invoiceAddressSchema = z.object({
   line1: z.string(),
-  line2: z.string().nullable(),
+  line2: z.nullable(z.string()),
   city: z.string(),
-  state: z.string().nullable(),
+  state: z.nullable(z.string()),
   postal_code: z.string(),
   country: z.string(),
 });
 
-export const invoiceDetailSchema = invoiceSchema
-  .extend({
+export const invoiceDetailSchema = documented(
+  z.extend(invoiceSchema, {
     lines: z.array(
-      upcomingInvoiceLineSchema.extend({
-        quantity: upcomingInvoiceLineSchema.shape.quantity
-          .nullable()
-          .describe('As on the upcoming invoice; null on lines recorded before it was kept'),
+      z.extend(upcomingInvoiceLineSchema, {
+        quantity: documented(z.nullable(upcomingInvoiceLineSchema.shape.quantity), {
+          description: 'As on the upcoming invoice; null on lines recorded before it was kept',
+        }),
       }),
     ),
-    credit_applied: z.number().int().describe('Credit balance applied, in cents'),
-    amount_paid: z.number().int(),
-    billing_name: z.string().nullable(),
-    billing_email: z.string().nullable(),
-    billing_address: invoiceAddressSchema.nullable(),
-    tax_id: z.object({ type: z.string(), value: z.string(), country: z.string() }).nullable(),
-    finalized_at: z.number().int(),
-    paid_at: z.number().int().nullable(),
-    paid_with: z
-      .object({ brand: z.string(), last4: z.string() })
-      .nullable()
-      .describe(
+    credit_applied: documented(z.number().check(z.int()), {
+      description: 'Credit balance applied, in cents',
+    }),
+    amount_paid: z.number().check(z.int()),
+    billing_name: z.nullable(z.string()),
+    billing_email: z.nullable(z.string()),
+    billing_address: z.nullable(invoiceAddressSchema),
+    tax_id: z.nullable(z.object({ type: z.string(), value: z.string(), country: z.string() })),
+    finalized_at: z.number().check(z.int()),
+    paid_at: z.nullable(z.number().check(z.int())),
+    paid_with: documented(z.nullable(z.object({ brand: z.string(), last4: z.string() })), {
+      description:
         'The card the amount paid was charged to (its latest successful charge); null when nothing ' +
-          'was charged to a card, or the card is no longer known',
-      ),
-  })
-  .meta({ id: 'InvoiceDetail' });
+        'was charged to a card, or the card is no longer known',
+    }),
+  }),
+  { id: 'InvoiceDetail' },
+);
 export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
 
 /**
@@ -46,25 +48,29 @@ export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
 export const MAX_INVOICE_OFFSET = 1_000_000_000;
 
 export const invoiceListQuerySchema = z.object({
-  offset: z.coerce
-    .number()
-    .int('offset must be a whole number')
-    .min(0, `offset must be between 0 and ${MAX_INVOICE_OFFSET}`)
-    .max(MAX_INVOICE_OFFSET, `offset must be between 0 and ${MAX_INVOICE_OFFSET}`)
-    .default(0),
-  limit: z.coerce
-    .number()
-    .int('limit must be a whole number')
-    .min(1, 'limit must be between 1 and 100')
-    .max(100, 'limit must be between 1 and 100')
-    .default(5),
+  offset: z._default(
+    z.coerce
+      .number()
+      .check(z.int('offset must be a whole number'))
+      .check(z.gte(0, `offset must be between 0 and ${MAX_INVOICE_OFFSET}`))
+      .check(z.lte(MAX_INVOICE_OFFSET, `offset must be between 0 and ${MAX_INVOICE_OFFSET}`)),
+    0,
+  ),
+  limit: z._default(
+    z.coerce
+      .number()
+      .check(z.int('limit must be a whole number'))
+      .check(z.gte(1, 'limit must be between 1 and 100'))
+      .check(z.lte(100, 'limit must be between 1 and 100')),
+    5,
+  ),
 });
 
 export const invoiceParamsSchema = z.object({
   slug: slugSchema,
   invoiceId: z
     .string()
-    .min(1, 'Invoice ID is required')
-    .max(64, 'Invoice ID is not valid')
-    .regex(/^in_[a-z0-9]+$/, 'Invoice ID is not valid'),
+    .check(z.minLength(1, 'Invoice ID is required'))
+    .check(z.maxLength(64, 'Invoice ID is not valid'))
+    .check(z.regex(/^in_[a-z0-9]+$/, 'Invoice ID is not valid')),
 });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { PLAN_IDS } from '../organization/plans.ts';
 import { projectRefSchema, slugSchema, textPattern } from './common.ts';
 
@@ -46,47 +47,71 @@ export function toDashList(reasons: readonly string[]): string {
   return reasons.map((reason) => `- ${reason}`).join('\n');
 }
 
-const additionalFeedbackSchema = z
-  .string({ error: 'additionalFeedback must be text' })
-  .trim()
-  .max(SURVEY_FEEDBACK_MAX, `additionalFeedback must be at most ${SURVEY_FEEDBACK_MAX} characters`)
-  .regex(MULTILINE_TEXT, 'additionalFeedback must not contain control characters')
-  .optional()
-  .describe('Trimmed; empty is the same as absent');
+const additionalFeedbackSchema = documented(
+  z.optional(
+    z
+      .string({ error: 'additionalFeedback must be text' })
+      .check(z.trim())
+      .check(
+        z.maxLength(
+          SURVEY_FEEDBACK_MAX,
+          `additionalFeedback must be at most ${SURVEY_FEEDBACK_MAX} characters`,
+        ),
+      )
+      .check(z.regex(MULTILINE_TEXT, 'additionalFeedback must not contain control characters')),
+  ),
+  { description: 'Trimmed; empty is the same as absent' },
+);
 
 const planSchema = (field: string) =>
   z.enum(PLAN_IDS, { error: `${field} must be one of ${PLAN_IDS.join(', ')}` });
 
-export const downgradeSurveySchema = z
-  .object({
-    projectRef: projectRefSchema.optional().describe('The project, when deleting one'),
-    orgSlug: slugSchema.optional().describe('The organization; the caller must be a member'),
-    reasons: z
-      .string({ error: DOWNGRADE_REASON_REQUIRED })
-      .max(SURVEY_REASON_LIST_MAX, `reasons must be at most ${SURVEY_REASON_LIST_MAX} characters`)
-      .regex(MULTILINE_TEXT, 'reasons must not contain control characters')
-      .refine((list) => parseDashList(list).length > 0, DOWNGRADE_REASON_REQUIRED)
-      .refine(
-        (list) => parseDashList(list).length <= SURVEY_REASONS_MAX,
-        `reasons may list at most ${SURVEY_REASONS_MAX} reasons`,
-      )
-      .refine(
-        (list) => parseDashList(list).every((reason) => reason.length <= SURVEY_REASON_MAX),
-        `Each reason must be at most ${SURVEY_REASON_MAX} characters`,
-      )
-      .describe('A dash list: one reason per line, each starting with "- "'),
-    additionalFeedback: additionalFeedbackSchema,
-    message: additionalFeedbackSchema.describe(
-      'The same as additionalFeedback, as some clients name it; additionalFeedback wins',
+export const downgradeSurveySchema = documented(
+  z.strictObject({
+    projectRef: documented(z.optional(projectRefSchema), {
+      description: 'The project, when deleting one',
+    }),
+    orgSlug: documented(z.optional(slugSchema), {
+      description: 'The organization; the caller must be a member',
+    }),
+    reasons: documented(
+      z
+        .string({ error: DOWNGRADE_REASON_REQUIRED })
+        .check(
+          z.maxLength(
+            SURVEY_REASON_LIST_MAX,
+            `reasons must be at most ${SURVEY_REASON_LIST_MAX} characters`,
+          ),
+        )
+        .check(z.regex(MULTILINE_TEXT, 'reasons must not contain control characters'))
+        .check(z.refine((list) => parseDashList(list).length > 0, DOWNGRADE_REASON_REQUIRED))
+        .check(
+          z.refine(
+            (list) => parseDashList(list).length <= SURVEY_REASONS_MAX,
+            `reasons may list at most ${SURVEY_REASONS_MAX} reasons`,
+          ),
+        )
+        .check(
+          z.refine(
+            (list) => parseDashList(list).every((reason) => reason.length <= SURVEY_REASON_MAX),
+            `Each reason must be at most ${SURVEY_REASON_MAX} characters`,
+          ),
+        ),
+      { description: 'A dash list: one reason per line, each starting with "- "' },
     ),
+    additionalFeedback: additionalFeedbackSchema,
+    message: documented(additionalFeedbackSchema, {
+      description:
+        'The same as additionalFeedback, as some clients name it; additionalFeedback wins',
+    }),
     exitAction: z.enum(EXIT_ACTIONS, { error: 'exitAction must be downgrade or delete' }),
-  })
-  .strict()
-  .meta({ id: 'DowngradeSurvey' });
+  }),
+  { id: 'DowngradeSurvey' },
+);
 export type DowngradeSurvey = z.infer<typeof downgradeSurveySchema>;
 
-export const upgradeSurveySchema = z
-  .object({
+export const upgradeSurveySchema = documented(
+  z.strictObject({
     orgSlug: slugSchema,
     prevPlan: planSchema('prevPlan'),
     currentPlan: planSchema('currentPlan'),
@@ -94,21 +119,32 @@ export const upgradeSurveySchema = z
       .array(
         z
           .string({ error: 'Each reason must be text' })
-          .trim()
-          .min(1, 'A reason must not be empty')
-          .max(SURVEY_REASON_MAX, `Each reason must be at most ${SURVEY_REASON_MAX} characters`)
-          .regex(MULTILINE_TEXT, 'A reason must not contain control characters'),
+          .check(z.trim())
+          .check(z.minLength(1, 'A reason must not be empty'))
+          .check(
+            z.maxLength(
+              SURVEY_REASON_MAX,
+              `Each reason must be at most ${SURVEY_REASON_MAX} characters`,
+            ),
+          )
+          .check(z.regex(MULTILINE_TEXT, 'A reason must not contain control characters')),
         { error: UPGRADE_REASON_REQUIRED },
       )
-      .min(1, UPGRADE_REASON_REQUIRED)
-      .max(SURVEY_REASONS_MAX, `reasons may list at most ${SURVEY_REASONS_MAX} reasons`),
+      .check(z.minLength(1, UPGRADE_REASON_REQUIRED))
+      .check(
+        z.maxLength(SURVEY_REASONS_MAX, `reasons may list at most ${SURVEY_REASONS_MAX} reasons`),
+      ),
     additionalFeedback: additionalFeedbackSchema,
-  })
-  .strict()
-  .meta({ id: 'UpgradeSurvey' });
+  }),
+  { id: 'UpgradeSurvey' },
+);
 export type UpgradeSurvey = z.infer<typeof upgradeSurveySchema>;
 
-export const surveyResponseSchema = z
-  .object({ id: z.string(), created_at: z.number().int().describe('unix seconds') })
-  .meta({ id: 'SurveyResponse' });
+export const surveyResponseSchema = documented(
+  z.object({
+    id: z.string(),
+    created_at: documented(z.number().check(z.int()), { description: 'unix seconds' }),
+  }),
+  { id: 'SurveyResponse' },
+);
 export type SurveyResponse = z.infer<typeof surveyResponseSchema>;

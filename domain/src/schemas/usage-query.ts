@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { projectRefSchema } from './common.ts';
 
 /** The days usage can be asked about: anything outside is no day of this product's life. */
@@ -12,7 +13,7 @@ const MAX_DAYS = 366;
  * year 0) is an error: they are checked here.
  */
 export function usageDaySchema(label: string, requiredMessage: string) {
-  return (
+  return documented(
     z.iso
       .date({
         error: (issue) =>
@@ -21,12 +22,13 @@ export function usageDaySchema(label: string, requiredMessage: string) {
             : `${label} must be a calendar day, YYYY-MM-DD`,
         abort: true,
       })
-      // What the format implies, said in the document too: a client's generator bounds every string.
-      .max(10)
-      .refine((day) => day >= FIRST_USAGE_DAY && day <= LAST_USAGE_DAY, {
-        error: `${label} must be between ${FIRST_USAGE_DAY} and ${LAST_USAGE_DAY}`,
-      })
-      .describe(`A calendar day from ${FIRST_USAGE_DAY} to ${LAST_USAGE_DAY}`)
+      .check(z.maxLength(10))
+      .check(
+        z.refine((day) => day >= FIRST_USAGE_DAY && day <= LAST_USAGE_DAY, {
+          error: `${label} must be between ${FIRST_USAGE_DAY} and ${LAST_USAGE_DAY}`,
+        }),
+      ),
+    { description: `A calendar day from ${FIRST_USAGE_DAY} to ${LAST_USAGE_DAY}` },
   );
 }
 
@@ -37,14 +39,18 @@ export const usageDailyQuerySchema = z
   .object({
     start: usageDaySchema('start', 'Start date is required'),
     end: usageDaySchema('end', 'End date is required'),
-    projectRef: projectRefSchema.optional(),
+    projectRef: z.optional(projectRefSchema),
   })
-  .refine((query) => query.start <= query.end, {
-    message: 'end must not be before start',
-    path: ['end'],
-  })
-  .refine((query) => dayNumber(query.end) - dayNumber(query.start) <= MAX_DAYS, {
-    message: 'At most a year of days at once',
-    path: ['end'],
-  });
+  .check(
+    z.refine((query) => query.start <= query.end, {
+      message: 'end must not be before start',
+      path: ['end'],
+    }),
+  )
+  .check(
+    z.refine((query) => dayNumber(query.end) - dayNumber(query.start) <= MAX_DAYS, {
+      message: 'At most a year of days at once',
+      path: ['end'],
+    }),
+  );
 export type UsageDailyQuery = z.output<typeof usageDailyQuerySchema>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from './metadata.ts';
 import { plainTextSchema, prefixedIdPattern, slugSchema } from './common.ts';
 
 /** The events an endpoint can subscribe to (issue 15, item 6; product decisions §12). */
@@ -69,25 +70,29 @@ export function parseSignatureHeader(
 
 export const webhookUrlSchema = z
   .string({ error: 'url is required' })
-  .trim()
-  .min(1, 'url is required')
-  .max(WEBHOOK_URL_MAX, `url must be at most ${WEBHOOK_URL_MAX} characters`)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'url must be an https:// address (http:// is accepted outside production mode)')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return !url.username && !url.password;
-    } catch {
-      return true;
-    }
-  }, 'url must not contain a user name or password');
+  .check(z.trim())
+  .check(z.minLength(1, 'url is required'))
+  .check(z.maxLength(WEBHOOK_URL_MAX, `url must be at most ${WEBHOOK_URL_MAX} characters`))
+  .check(
+    z.refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || url.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    }, 'url must be an https:// address (http:// is accepted outside production mode)'),
+  )
+  .check(
+    z.refine((value) => {
+      try {
+        const url = new URL(value);
+        return !url.username && !url.password;
+      } catch {
+        return true;
+      }
+    }, 'url must not contain a user name or password'),
+  );
 
 export const webhookEventsSchema = z
   .array(
@@ -96,128 +101,148 @@ export const webhookEventsSchema = z
     }),
     { error: 'events must be a list of event types' },
   )
-  .min(1, 'events must name at least one event type')
-  .max(WEBHOOK_EVENT_TYPES.length, 'events must not repeat an event type')
-  .refine(
-    (events) => new Set(events).size === events.length,
-    'events must not repeat an event type',
+  .check(z.minLength(1, 'events must name at least one event type'))
+  .check(z.maxLength(WEBHOOK_EVENT_TYPES.length, 'events must not repeat an event type'))
+  .check(
+    z.refine(
+      (events) => new Set(events).size === events.length,
+      'events must not repeat an event type',
+    ),
   );
 
 const descriptionSchema = plainTextSchema('description', WEBHOOK_DESCRIPTION_MAX);
 
-export const webhookEndpointCreateSchema = z
-  .object({
+export const webhookEndpointCreateSchema = documented(
+  z.object({
     url: webhookUrlSchema,
     events: webhookEventsSchema,
-    description: descriptionSchema.optional(),
-  })
-  .meta({ id: 'WebhookEndpointCreate' });
+    description: z.optional(descriptionSchema),
+  }),
+  { id: 'WebhookEndpointCreate' },
+);
 export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
 
-export const webhookEndpointUpdateSchema = z
-  .object({
-    url: webhookUrlSchema.optional(),
-    events: webhookEventsSchema.optional(),
-    description: descriptionSchema.optional(),
-    enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'Give at least one of url, events, description, enabled',
-  })
-  .meta({ id: 'WebhookEndpointUpdate' });
+export const webhookEndpointUpdateSchema = documented(
+  z
+    .object({
+      url: z.optional(webhookUrlSchema),
+      events: z.optional(webhookEventsSchema),
+      description: z.optional(descriptionSchema),
+      enabled: z.optional(z.boolean({ error: 'enabled must be true or false' })),
+    })
+    .check(
+      z.refine((body) => Object.values(body).some((value) => value !== undefined), {
+        message: 'Give at least one of url, events, description, enabled',
+      }),
+    ),
+  { id: 'WebhookEndpointUpdate' },
+);
 export type WebhookEndpointUpdate = z.infer<typeof webhookEndpointUpdateSchema>;
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-export const webhookEndpointSchema = z
-  .object({
+export const webhookEndpointSchema = documented(
+  z.object({
     id: z.string(),
     url: z.string(),
     description: z.string(),
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     enabled: z.boolean(),
     /** Why it is off: turned off by a member, or failing for 3 days. null when enabled. */
-    disabled_reason: z.enum(['manual', 'failing']).nullable(),
+    disabled_reason: z.nullable(z.enum(['manual', 'failing'])),
     /** Unix seconds. */
-    created_at: z.number().int(),
-    last_delivery: z
-      .object({
+    created_at: z.number().check(z.int()),
+    last_delivery: z.nullable(
+      z.object({
         status: z.enum(WEBHOOK_DELIVERY_STATUSES),
         /** Unix seconds of its last attempt, or of its creation when none was made yet. */
-        at: z.number().int(),
-        response_status: z.number().int().nullable(),
-      })
-      .nullable(),
-  })
-  .meta({ id: 'WebhookEndpoint' });
+        at: z.number().check(z.int()),
+        response_status: z.nullable(z.number().check(z.int())),
+      }),
+    ),
+  }),
+  { id: 'WebhookEndpoint' },
+);
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
-export const webhookEndpointListSchema = z
-  .object({ endpoints: z.array(webhookEndpointSchema).describe('Oldest first') })
-  .meta({ id: 'WebhookEndpointList' });
+export const webhookEndpointListSchema = documented(
+  z.object({
+    endpoints: documented(z.array(webhookEndpointSchema), { description: 'Oldest first' }),
+  }),
+  { id: 'WebhookEndpointList' },
+);
 export type WebhookEndpointList = z.infer<typeof webhookEndpointListSchema>;
 
-export const webhookSecretSchema = z
-  .object({
+export const webhookSecretSchema = documented(
+  z.object({
     endpoint: webhookEndpointSchema,
     /** The signing secret, answered this once; it is never shown again. */
     secret: z.string(),
-  })
-  .meta({ id: 'WebhookEndpointWithSecret' });
+  }),
+  { id: 'WebhookEndpointWithSecret' },
+);
 export type WebhookSecretResponse = z.infer<typeof webhookSecretSchema>;
 
-export const webhookAttemptSchema = z
-  .object({
+export const webhookAttemptSchema = documented(
+  z.object({
     /** Unix seconds. */
-    at: z.number().int(),
+    at: z.number().check(z.int()),
     /** The receiver's HTTP status; null when no answer came (timeout, refused, network). */
-    response_status: z.number().int().nullable(),
-    duration_ms: z.number().int(),
+    response_status: z.nullable(z.number().check(z.int())),
+    duration_ms: z.number().check(z.int()),
     /** At most 500 characters of the answer's body. */
     response_excerpt: z.string(),
-    error: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookAttempt' });
+    error: z.nullable(z.string()),
+  }),
+  { id: 'WebhookAttempt' },
+);
 export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
 
-export const webhookDeliverySchema = z
-  .object({
+export const webhookDeliverySchema = documented(
+  z.object({
     id: z.string(),
     event_id: z.string(),
     event_type: z.string(),
     status: z.enum(WEBHOOK_DELIVERY_STATUSES),
     /** Unix seconds. */
-    created_at: z.number().int(),
+    created_at: z.number().check(z.int()),
     /** Unix seconds of the next attempt while pending; null otherwise. */
-    next_attempt_at: z.number().int().nullable(),
+    next_attempt_at: z.nullable(z.number().check(z.int())),
     /** Newest first. */
     attempts: z.array(webhookAttemptSchema),
-  })
-  .meta({ id: 'WebhookDelivery' });
+  }),
+  { id: 'WebhookDelivery' },
+);
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
-export const webhookDeliveryListSchema = z
-  .object({ deliveries: z.array(webhookDeliverySchema).describe('Newest first, at most 50') })
-  .meta({ id: 'WebhookDeliveryList' });
+export const webhookDeliveryListSchema = documented(
+  z.object({
+    deliveries: documented(z.array(webhookDeliverySchema), {
+      description: 'Newest first, at most 50',
+    }),
+  }),
+  { id: 'WebhookDeliveryList' },
+);
 export type WebhookDeliveryList = z.infer<typeof webhookDeliveryListSchema>;
 
 /** The body of every delivery. */
-export const webhookEventBodySchema = z
-  .object({
+export const webhookEventBodySchema = documented(
+  z.object({
     id: z.string(),
     type: z.string(),
     /** Unix seconds. */
-    created: z.number().int(),
+    created: z.number().check(z.int()),
     data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'WebhookEvent' });
+  }),
+  { id: 'WebhookEvent' },
+);
 export type WebhookEventBody = z.infer<typeof webhookEventBodySchema>;
 
 const endpointIdSchema = z
   .string()
-  .max(60, 'Webhook endpoint not found')
-  .regex(prefixedIdPattern('we'), 'Webhook endpoint not found');
+  .check(z.maxLength(60, 'Webhook endpoint not found'))
+  .check(z.regex(prefixedIdPattern('we'), 'Webhook endpoint not found'));
 
 export const webhookParamsSchema = z.object({ slug: slugSchema, id: endpointIdSchema });
 export const webhookDeliveryParamsSchema = z.object({
@@ -225,6 +250,6 @@ export const webhookDeliveryParamsSchema = z.object({
   id: endpointIdSchema,
   delivery_id: z
     .string()
-    .max(60, 'Webhook delivery not found')
-    .regex(prefixedIdPattern('wd'), 'Webhook delivery not found'),
+    .check(z.maxLength(60, 'Webhook delivery not found'))
+    .check(z.regex(prefixedIdPattern('wd'), 'Webhook delivery not found')),
 });

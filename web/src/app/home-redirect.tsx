@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router';
+import { Navigate } from '../lib/router';
 import { NoOrganizations } from '../features/organization/no-organizations';
 import { useProfile } from '../session/profile-context';
 

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation, useParams } from '../lib/router';
 import { useProfile } from '../session/profile-context';
 import { ErrorState } from '../components/error-state';
 import { NotFoundScreen } from '../components/not-found-screen';
@@ -17,7 +17,7 @@ import { PageSkeleton } from '../layout/page-skeleton';
 import { RestrictionBanner } from '../features/restriction-banner/restriction-banner';
 import { ManagedByBanner } from '../features/organization/managed-by-banner';
 import { NoOrganizations } from '../features/organization/no-organizations';
-import type { OrganizationOutletContext } from '../session/use-organization';
+import { OrganizationContext } from '../session/use-organization';
 
 /** /org/_/billing -> /org/acme-pro/billing, keeping the query string and anchor. */
 function withSlug(pathname: string, slug: string): string {
@@ -31,7 +31,7 @@ function withSlug(pathname: string, slug: string): string {
  * The frame of every organization page: top bar, tabs, the partner banner, and the page. Pages
  * render only once the organization has loaded, and read it with useOrganization().
  */
-export function OrganizationLayout() {
+export function OrganizationLayout({ children }: { children: ReactNode }) {
   const { slug = '' } = useParams();
   const location = useLocation();
   const profile = useProfile();
@@ -90,7 +90,6 @@ export function OrganizationLayout() {
     );
   }
 
-  const context: OrganizationOutletContext = { organization: organization.data };
   return (
     <>
       <AppHeader userMenu context={switcher} nav={<OrganizationNav slug={slug} />} />
@@ -100,7 +99,9 @@ export function OrganizationLayout() {
         id="main"
         className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10 lg:px-8"
       >
-        <Outlet context={context} />
+        <OrganizationContext value={organization.data}>
+          <Suspense fallback={null}>{children}</Suspense>
+        </OrganizationContext>
       </main>
     </>
   );

@@ -1,5 +1,6 @@
 import { hasPermission } from '@meterline/domain';
-import { useSearchParams } from 'react-router';
+import type { ReactNode } from 'react';
+import { useSearchParams } from '../lib/router';
 import { useProfileQuery } from '../data/profile-query';
 import { PayByLinkPage } from '../features/pay/pay-by-link-page';
 import { AppHeader } from '../layout/app-header';
@@ -12,13 +13,13 @@ import { RequireAuth } from './require-auth';
  * member who may pay (the saved cards are offered), and for anyone else the link's own page, which takes
  * a new card and nothing else.
  */
-export function PayInvoiceRoute() {
+export function PayInvoiceRoute({ children }: { children: ReactNode }) {
   const [params] = useSearchParams();
   const key = params.get('key');
   const slug = params.get('org') ?? '';
   const profile = useProfileQuery();
 
-  if (!key) return <RequireAuth />;
+  if (!key) return <RequireAuth>{children}</RequireAuth>;
   if (profile.data === undefined && !profile.isError) {
     return (
       <>
@@ -29,7 +30,7 @@ export function PayInvoiceRoute() {
   }
   const membership = profile.data?.organizations.find((org) => org.slug === slug);
   if (membership && hasPermission(membership.role, 'billing_write:subscriptions')) {
-    return <RequireAuth />;
+    return <RequireAuth>{children}</RequireAuth>;
   }
   return <PayByLinkPage />;
 }

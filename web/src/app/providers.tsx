@@ -1,8 +1,10 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Tooltip } from 'radix-ui';
-import { Toaster } from 'sonner';
 import { useTheme } from '../lib/theme';
+import { loadSonner, useToasterWanted } from '../lib/toast';
+
+// Mounted with the first toast (lib/toast): the page loads without sonner.
+const Toaster = lazy(async () => ({ default: (await loadSonner()).Toaster }));
 
 /** Phones (below Tailwind's `sm`): a toast at the bottom would cover a dialog's main action. */
 const NARROW_QUERY = '(max-width: 639px)';
@@ -21,7 +23,13 @@ function isNarrow(): boolean {
 function ThemedToaster() {
   const { theme } = useTheme();
   const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false);
-  return <Toaster theme={theme} position={narrow ? 'top-center' : 'bottom-right'} closeButton />;
+  const wanted = useToasterWanted();
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster theme={theme} position={narrow ? 'top-center' : 'bottom-right'} closeButton />
+    </Suspense>
+  );
 }
 
 /** Everything the app needs around its routes; tests render the same providers. */
@@ -34,10 +42,8 @@ export function AppProviders({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <Tooltip.Provider delayDuration={300}>
-        {children}
-        <ThemedToaster />
-      </Tooltip.Provider>
+      {children}
+      <ThemedToaster />
     </QueryClientProvider>
   );
 }

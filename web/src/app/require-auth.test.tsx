@@ -9,8 +9,8 @@ describe('signed out', () => {
     seedCache(queryClient, { profile: null });
     const { router } = renderApp('/org/acme-pro/billing?panel=costControl', queryClient);
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/sign-in');
-    expect(new URLSearchParams(router.state.location.search).get('returnTo')).toBe(
+    expect(router.location().pathname).toBe('/sign-in');
+    expect(new URLSearchParams(router.location().search).get('returnTo')).toBe(
       '/org/acme-pro/billing?panel=costControl',
     );
     expect(screen.getByLabelText('Email')).toBeInTheDocument();

@@ -1,4 +1,5 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from '../lib/router';
 import { ErrorState } from '../components/error-state';
 import { useProfileQuery } from '../data/profile-query';
 import { signInPath } from '../lib/return-to';
@@ -7,7 +8,7 @@ import { PageSkeleton } from '../layout/page-skeleton';
 import { ProfileContext } from '../session/profile-context';
 
 /** Routes below need a session: without one the user goes to /sign-in and comes back after. */
-export function RequireAuth() {
+export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   const profile = useProfileQuery();
 
@@ -39,9 +40,5 @@ export function RequireAuth() {
     return <Navigate replace to={signInPath(returnTo)} />;
   }
 
-  return (
-    <ProfileContext value={profile.data}>
-      <Outlet />
-    </ProfileContext>
-  );
+  return <ProfileContext value={profile.data}>{children}</ProfileContext>;
 }

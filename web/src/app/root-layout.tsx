@@ -1,18 +1,62 @@
-import { Outlet, ScrollRestoration, isRouteErrorResponse, useRouteError } from 'react-router';
+import { Component, Suspense, useEffect, useRef, type ErrorInfo, type ReactNode } from 'react';
+import { useLocation } from '../lib/router';
 import { Logo } from '../components/logo';
 import { SkipLink } from '../components/skip-link';
 import { usePageTitle } from '../lib/page-title';
 import { NotFoundScreen } from '../components/not-found-screen';
 import { Button } from '../components/ui/button';
 
-export function RootLayout() {
+/** A new page starts at its top (an anchor scrolls to its target instead; going back, the browser restores). */
+function useScrollToTopOnNewPage() {
+  const { pathname, hash } = useLocation();
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    if (!hash) window.scrollTo(0, 0);
+  }, [pathname, hash]);
+}
+
+export function RootLayout({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  useScrollToTopOnNewPage();
   return (
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
-      <Outlet />
-      <ScrollRestoration />
+      <RouteErrorBoundary pathname={pathname}>
+        <Suspense fallback={null}>{children}</Suspense>
+      </RouteErrorBoundary>
     </div>
   );
+}
+
+/** A render error anywhere below shows the error screen, until the user goes to another page. */
+class RouteErrorBoundary extends Component<
+  { pathname: string; children: ReactNode },
+  { failed: boolean; pathname: string | null }
+> {
+  override state = { failed: false, pathname: null as string | null };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(
+    props: { pathname: string },
+    state: { failed: boolean; pathname: string | null },
+  ) {
+    // The error was on another page: this one renders afresh.
+    if (state.pathname !== props.pathname) return { failed: false, pathname: props.pathname };
+    return null;
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.failed ? <RouteErrorScreen /> : this.props.children;
+  }
 }
 
 function MinimalHeader() {
@@ -37,17 +81,7 @@ export function NotFoundPage() {
 
 /** Last resort for a render error: say so plainly and offer a reload. */
 export function RouteErrorScreen() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  usePageTitle(notFound ? 'Page not found' : 'Something went wrong');
-  if (notFound) {
-    return (
-      <div className="flex min-h-dvh flex-col">
-        <NotFoundPage />
-      </div>
-    );
-  }
-  console.error(error);
+  usePageTitle('Something went wrong');
   return (
     <div className="flex min-h-dvh flex-col">
       <MinimalHeader />

@@ -4,7 +4,7 @@ import {
   taxIdSchema,
   type BillingDataFormValues,
 } from '@meterline/domain';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Where an issue of the domain's request schemas shows in the flat form. */
 const PROFILE_FIELDS: Record<string, keyof BillingDataFormValues> = {
@@ -44,32 +44,34 @@ export const billingDataFormSchema = z
     tax_id_type: z.string(),
     tax_id_value: z.string(),
   })
-  .superRefine((values, ctx) => {
-    const profile = customerUpdateSchema.safeParse({
-      billing_name: values.billing_name,
-      address: {
-        line1: values.line1,
-        line2: values.line2,
-        city: values.city,
-        state: values.state,
-        postal_code: values.postal_code,
-        country: values.country,
-      },
-    });
-    for (const issue of profile.error?.issues ?? []) {
-      const field = PROFILE_FIELDS[issue.path.join('.')] ?? 'billing_name';
-      ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
-    }
+  .check(
+    z.superRefine((values, ctx) => {
+      const profile = customerUpdateSchema.safeParse({
+        billing_name: values.billing_name,
+        address: {
+          line1: values.line1,
+          line2: values.line2,
+          city: values.city,
+          state: values.state,
+          postal_code: values.postal_code,
+          country: values.country,
+        },
+      });
+      for (const issue of profile.error?.issues ?? []) {
+        const field = PROFILE_FIELDS[issue.path.join('.')] ?? 'billing_name';
+        ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+      }
 
-    if (!values.tax_id_name.trim()) return;
-    const kind = findTaxIdKindByName(values.tax_id_name);
-    const taxId = taxIdSchema.safeParse({
-      type: values.tax_id_type,
-      value: values.tax_id_value,
-      country: kind?.countryIso2 ?? values.country,
-    });
-    for (const issue of taxId.error?.issues ?? []) {
-      const field = TAX_ID_FIELDS[String(issue.path[0])] ?? 'tax_id_value';
-      ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
-    }
-  }) satisfies z.ZodType<BillingDataFormValues, BillingDataFormValues>;
+      if (!values.tax_id_name.trim()) return;
+      const kind = findTaxIdKindByName(values.tax_id_name);
+      const taxId = taxIdSchema.safeParse({
+        type: values.tax_id_type,
+        value: values.tax_id_value,
+        country: kind?.countryIso2 ?? values.country,
+      });
+      for (const issue of taxId.error?.issues ?? []) {
+        const field = TAX_ID_FIELDS[String(issue.path[0])] ?? 'tax_id_value';
+        ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+      }
+    }),
+  ) satisfies z.ZodMiniType<BillingDataFormValues, BillingDataFormValues>;

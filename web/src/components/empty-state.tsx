@@ -7,18 +7,22 @@ export function EmptyState({
   title,
   description,
   action,
+  compact = false,
   className,
 }: {
   icon: LucideIcon;
   title: string;
   description: ReactNode;
   action?: ReactNode;
+  /** Less room above and below: inside a section rather than a page. */
+  compact?: boolean;
   className?: string;
 }) {
   return (
     <div
       className={cn(
-        'flex flex-col items-center rounded-lg border border-dashed px-6 py-12 text-center',
+        'flex flex-col items-center rounded-lg border border-dashed px-6 text-center',
+        compact ? 'py-10' : 'py-12',
         className,
       )}
     >

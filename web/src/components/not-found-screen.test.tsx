@@ -52,7 +52,7 @@ describe('not-found screen', () => {
     });
     const { router, user } = renderApp('/nowhere', queryClient);
     await user.click(screen.getByRole('button', { name: 'Head back' }));
-    expect(router.state.location.pathname).toBe(`/org/${first.slug}`);
+    expect(router.location().pathname).toBe(`/org/${first.slug}`);
     expect(await screen.findByRole('heading', { name: /AWS Co/ })).toBeInTheDocument();
   });
 });

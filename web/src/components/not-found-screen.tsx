@@ -1,5 +1,5 @@
 import { Compass } from 'lucide-react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../lib/router';
 import { Button } from './ui/button';
 import { usePageTitle } from '../lib/page-title';
 

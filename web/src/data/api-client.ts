@@ -1,5 +1,5 @@
 import { csrfTokenSchema, errorResponseSchema } from '@meterline/domain';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 /** An answer from the API that is not a success: the status and the server's `{"message"}`. */
 export class ApiError extends Error {
@@ -101,7 +101,7 @@ async function toApiError(response: Response): Promise<ApiError> {
   );
 }
 
-async function parse<S extends z.ZodType>(
+async function parse<S extends z.ZodMiniType>(
   path: string,
   schema: S,
   response: Response,
@@ -127,7 +127,7 @@ function isCsrfRefusal(error: ApiError): boolean {
  * The one way the web app talks to the API: same origin, JSON in and out, the body parsed with the
  * shared schema. Writes carry the CSRF token; a refusal naming CSRF refreshes the token once.
  */
-export async function apiRequest<S extends z.ZodType>(
+export async function apiRequest<S extends z.ZodMiniType>(
   path: string,
   schema: S,
   options: RequestOptions = {},
@@ -146,7 +146,7 @@ export async function apiRequest<S extends z.ZodType>(
 }
 
 /** `apiRequest` for callers that need only the body. */
-export async function apiFetch<S extends z.ZodType>(
+export async function apiFetch<S extends z.ZodMiniType>(
   path: string,
   schema: S,
   options: RequestOptions = {},

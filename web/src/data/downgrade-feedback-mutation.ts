@@ -1,21 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiFetch } from './api-client';
 
 /**
  * POST /platform/feedback/downgrade: the exit survey (spec §7). Defined here because the domain
  * package has no schema for this endpoint yet: move it to the domain with the API route.
  */
-export const downgradeFeedbackBodySchema = z
-  .object({
-    orgSlug: z.string().min(1, 'orgSlug is required'),
-    projectRef: z.string().optional(),
-    /** The spec's "dash list": one "- reason" line per chosen reason. */
-    reasons: z.string(),
-    additionalFeedback: z.string(),
-    exitAction: z.literal('downgrade'),
-  })
-  .strict();
+export const downgradeFeedbackBodySchema = z.strictObject({
+  orgSlug: z.string().check(z.minLength(1, 'orgSlug is required')),
+  projectRef: z.optional(z.string()),
+  /** The spec's "dash list": one "- reason" line per chosen reason. */
+  reasons: z.string(),
+  additionalFeedback: z.string(),
+  exitAction: z.literal('downgrade'),
+});
 export type DowngradeFeedbackBody = z.infer<typeof downgradeFeedbackBodySchema>;
 
 /** The survey's answer carries nothing the flow reads. */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiFetch, segment } from './api-client';
 import { freeProjectLimitKeys } from './keys';
 
@@ -8,9 +8,9 @@ import { freeProjectLimitKeys } from './keys';
  * domain package has no schema for this endpoint yet: move it to the domain with the API route.
  */
 export const freeLimitMemberSchema = z.object({
-  username: z.string().nullable(),
-  primary_email: z.string().nullable(),
-  free_project_limit: z.number().int(),
+  username: z.nullable(z.string()),
+  primary_email: z.nullable(z.string()),
+  free_project_limit: z.number().check(z.int()),
 });
 export type FreeLimitMember = z.infer<typeof freeLimitMemberSchema>;
 

@@ -1,6 +1,6 @@
 import { organizationSummarySchema, type OrganizationSummary } from '@meterline/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiFetch } from './api-client';
 import { organizationKeys } from './keys';
 

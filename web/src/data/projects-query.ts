@@ -1,6 +1,6 @@
 import { projectSchema, type Project } from '@meterline/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiFetch, segment } from './api-client';
 import { projectKeys } from './keys';
 

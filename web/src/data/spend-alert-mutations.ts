@@ -1,6 +1,6 @@
 import { spendAlertStateSchema, type SpendAlert, type SpendAlertState } from '@meterline/domain';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiFetch, segment } from './api-client';
 import { mutationKeys } from './invalidation';
 

@@ -7,6 +7,7 @@ import {
   type SubscriptionUpdateResponse,
 } from '@meterline/domain';
 import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod/mini';
 import { apiFetch, segment } from './api-client';
 import { mutationKeys } from './invalidation';
 
@@ -110,7 +111,7 @@ export async function cancelScheduledChange(slug: string): Promise<void> {
   if (!slug) throw new Error('Slug is required');
   await apiFetch(
     `/platform/organizations/${segment(slug)}/billing/subscription/scheduled-change`,
-    subscriptionConfirmResponseSchema.pick({ message: true }),
+    z.pick(subscriptionConfirmResponseSchema, { message: true }),
     { method: 'DELETE' },
   );
 }

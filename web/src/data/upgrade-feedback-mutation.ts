@@ -1,6 +1,6 @@
 import { PLAN_IDS, plainTextSchema, slugSchema } from '@meterline/domain';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiFetch } from './api-client';
 import { mutationKeys } from './invalidation';
 
@@ -8,15 +8,13 @@ import { mutationKeys } from './invalidation';
  * The body of POST /platform/feedback/upgrade (spec §7). Defined here because the domain has no schema for
  * it on this branch yet: when the API's lands in the domain package, this one gives way to it.
  */
-export const upgradeFeedbackBodySchema = z
-  .object({
-    orgSlug: slugSchema,
-    prevPlan: z.enum(PLAN_IDS),
-    currentPlan: z.enum(PLAN_IDS),
-    reasons: z.array(plainTextSchema('Reason', 200)).min(1).max(20),
-    additionalFeedback: plainTextSchema('Additional feedback', 2000),
-  })
-  .strict();
+export const upgradeFeedbackBodySchema = z.strictObject({
+  orgSlug: slugSchema,
+  prevPlan: z.enum(PLAN_IDS),
+  currentPlan: z.enum(PLAN_IDS),
+  reasons: z.array(plainTextSchema('Reason', 200)).check(z.minLength(1)).check(z.maxLength(20)),
+  additionalFeedback: plainTextSchema('Additional feedback', 2000),
+});
 export type UpgradeFeedbackBody = z.infer<typeof upgradeFeedbackBodySchema>;
 
 /** The answer (201) is only an acknowledgement; nothing of it is shown. */

@@ -6,13 +6,13 @@ import {
 } from '@meterline/domain';
 import { webhookDeliveryListSchema } from '@meterline/domain';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiFetch, segment } from './api-client';
 import { mutationKeys } from './invalidation';
 
 const base = (slug: string) => `/platform/organizations/${segment(slug)}/webhooks`;
 const endpoint = (slug: string, id: string) => `${base(slug)}/${segment(id)}`;
-const deliverySchema = webhookDeliveryListSchema.shape.deliveries.element;
+const deliverySchema = webhookDeliveryListSchema.shape.deliveries.def.element;
 
 /** POST /webhooks {url, events, description}: the new endpoint and its signing secret, this once. */
 export function useCreateWebhookMutation(slug: string) {

@@ -37,7 +37,7 @@ export function AppHeader({
         {context || loading ? <Divider /> : null}
         {loading ? <Skeleton className="h-5 w-36" /> : context}
         <div className="ml-auto flex items-center gap-2 pl-2">
-          {loading ? <Skeleton className="size-8 rounded-full" /> : userMenu ? <UserMenu /> : null}
+          {loading ? <Skeleton round className="size-8" /> : userMenu ? <UserMenu /> : null}
         </div>
       </div>
       {nav}

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../lib/router';
 import { cn } from '../lib/cn';
 
 type Tab = 'projects' | 'billing' | 'usage' | 'webhooks' | 'tokens' | 'audit-log';

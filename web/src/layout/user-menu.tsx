@@ -1,16 +1,12 @@
-import { DropdownMenu } from 'radix-ui';
-import { Check, LogOut, Monitor, Moon, Sun } from 'lucide-react';
-import { toast } from 'sonner';
+import { lazy } from 'react';
+import { OnIntent } from '../components/ui/on-intent';
 import { useProfile } from '../session/profile-context';
-import { useSignOutMutation } from '../data/sign-out-mutation';
-import { setThemePreference, useTheme, type ThemePreference } from '../lib/theme';
-import { menuContent, menuItem, menuLabel, menuSeparator } from './menu-styles';
 
-const THEMES: { value: ThemePreference; label: string; Icon: typeof Sun }[] = [
-  { value: 'light', label: 'Light', Icon: Sun },
-  { value: 'dark', label: 'Dark', Icon: Moon },
-  { value: 'system', label: 'System', Icon: Monitor },
-];
+const loadDropdown = () => import('./user-menu-dropdown');
+const UserMenuDropdown = lazy(async () => ({ default: (await loadDropdown()).UserMenuDropdown }));
+
+const TRIGGER_CLASS =
+  'flex size-8 items-center justify-center rounded-full border bg-muted text-xs font-semibold text-muted-foreground transition-colors hover:text-foreground data-[state=open]:ring-2 data-[state=open]:ring-ring/40';
 
 function initials(name: string, email: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
@@ -19,68 +15,37 @@ function initials(name: string, email: string): string {
   return letters.toUpperCase();
 }
 
+/** The user's initials opening the user menu (theme, sign out), which loads on intent. */
 export function UserMenu() {
   const { user } = useProfile();
-  const { preference } = useTheme();
-  const signOut = useSignOutMutation();
-
-  async function handleSignOut() {
-    try {
-      await signOut.mutateAsync();
-      // A full load drops everything the previous session had in memory.
-      window.location.assign('/sign-in');
-    } catch (error) {
-      toast.error(
-        `Failed to sign out: ${error instanceof Error ? error.message : 'unknown error'}`,
-      );
-    }
-  }
-
+  const face = (
+    <>
+      {/* The initials are decoration; the name a screen reader hears is the visible label's own. */}
+      <span aria-hidden>{initials(user.name, user.email)}</span>
+      <span className="sr-only">User menu</span>
+    </>
+  );
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="flex size-8 items-center justify-center rounded-full border bg-muted text-xs font-semibold text-muted-foreground transition-colors hover:text-foreground data-[state=open]:ring-2 data-[state=open]:ring-ring/40">
-        {/* The initials are decoration; the name a screen reader hears is the visible label's own. */}
-        <span aria-hidden>{initials(user.name, user.email)}</span>
-        <span className="sr-only">User menu</span>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={8} className={`${menuContent} w-64`}>
-          <div className="px-2 py-2">
-            {user.name ? <p className="truncate font-medium">{user.name}</p> : null}
-            <p className="truncate text-muted-foreground">{user.email}</p>
-          </div>
-          <DropdownMenu.Separator className={menuSeparator} />
-          <DropdownMenu.Label className={menuLabel}>Theme</DropdownMenu.Label>
-          <DropdownMenu.RadioGroup
-            value={preference}
-            onValueChange={(value) => setThemePreference(value as ThemePreference)}
-          >
-            {THEMES.map(({ value, label, Icon }) => (
-              <DropdownMenu.RadioItem
-                key={value}
-                value={value}
-                className={menuItem}
-                onSelect={(event) => event.preventDefault()}
-              >
-                <Icon aria-hidden className="text-muted-foreground" />
-                {label}
-                <DropdownMenu.ItemIndicator className="ml-auto">
-                  <Check aria-hidden />
-                </DropdownMenu.ItemIndicator>
-              </DropdownMenu.RadioItem>
-            ))}
-          </DropdownMenu.RadioGroup>
-          <DropdownMenu.Separator className={menuSeparator} />
-          <DropdownMenu.Item
-            className={menuItem}
-            disabled={signOut.isPending}
-            onSelect={() => void handleSignOut()}
-          >
-            <LogOut aria-hidden className="text-muted-foreground" />
-            Sign out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <OnIntent
+      load={loadDropdown}
+      standIn={(props) => (
+        <button
+          type="button"
+          aria-haspopup="menu"
+          aria-expanded={false}
+          data-state="closed"
+          className={TRIGGER_CLASS}
+          {...props}
+        >
+          {face}
+        </button>
+      )}
+    >
+      {(intent) => (
+        <UserMenuDropdown {...intent} triggerClassName={TRIGGER_CLASS}>
+          {face}
+        </UserMenuDropdown>
+      )}
+    </OnIntent>
   );
 }

@@ -1,5 +1,5 @@
 import type { Invoice } from '@meterline/domain';
-import { toast } from 'sonner';
+import { toast } from '../lib/toast';
 import { useInvoicePaymentLinkMutation } from '../data/invoice-payment-link-mutation';
 
 export const REDIRECTING_MESSAGE = 'Redirecting to payment gateway...';

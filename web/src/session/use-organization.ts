@@ -1,11 +1,12 @@
+import { createContext, useContext } from 'react';
 import type { Organization } from '@meterline/domain';
-import { useOutletContext } from 'react-router';
 
-export interface OrganizationOutletContext {
-  organization: Organization;
-}
+/** The organization of the current /org/:slug page, given by the organization layout. */
+export const OrganizationContext = createContext<Organization | null>(null);
 
 /** The organization of the current /org/:slug page; the layout renders pages only once it loaded. */
 export function useOrganization(): Organization {
-  return useOutletContext<OrganizationOutletContext>().organization;
+  const organization = useContext(OrganizationContext);
+  if (!organization) throw new Error('useOrganization is for pages inside the organization layout');
+  return organization;
 }

@@ -9,7 +9,7 @@ import {
   type TopUpBody,
   type TopUpResponse,
 } from '@meterline/domain';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import {
@@ -161,7 +161,7 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-function firstMessage(error: z.ZodError): string {
+function firstMessage(error: z.core.$ZodError): string {
   return error.issues[0]?.message ?? 'Invalid billing details';
 }
 

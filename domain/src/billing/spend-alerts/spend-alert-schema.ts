@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { documented } from '../../schemas/metadata.ts';
 
 /** Thresholds an organization gets when it sets a budget without choosing (product decisions §12). */
 export const DEFAULT_SPEND_ALERT_THRESHOLDS: readonly number[] = [50, 75, 90, 100];
@@ -12,84 +13,96 @@ export const THRESHOLD_MESSAGE = `thresholds must be whole percentages from 1 to
 export const THRESHOLDS_COUNT_MESSAGE = `thresholds must hold 1 to ${SPEND_ALERT_THRESHOLDS_MAX} percentages`;
 export const THRESHOLDS_DISTINCT_MESSAGE = 'thresholds must not repeat a percentage';
 
-const budget = z
-  .number({ error: BUDGET_MESSAGE })
-  .int(BUDGET_MESSAGE)
-  .min(1, BUDGET_MESSAGE)
-  .max(SPEND_ALERT_BUDGET_MAX, BUDGET_MESSAGE)
-  .describe('Monthly budget in whole US dollars');
+const budget = documented(
+  z
+    .number({ error: BUDGET_MESSAGE })
+    .check(z.int(BUDGET_MESSAGE))
+    .check(z.gte(1, BUDGET_MESSAGE))
+    .check(z.lte(SPEND_ALERT_BUDGET_MAX, BUDGET_MESSAGE)),
+  { description: 'Monthly budget in whole US dollars' },
+);
 
 const threshold = z
   .number({ error: THRESHOLD_MESSAGE })
-  .int(THRESHOLD_MESSAGE)
-  .min(1, THRESHOLD_MESSAGE)
-  .max(SPEND_ALERT_THRESHOLD_MAX, THRESHOLD_MESSAGE);
+  .check(z.int(THRESHOLD_MESSAGE))
+  .check(z.gte(1, THRESHOLD_MESSAGE))
+  .check(z.lte(SPEND_ALERT_THRESHOLD_MAX, THRESHOLD_MESSAGE));
 
-const thresholds = z
-  .array(threshold, { error: THRESHOLDS_COUNT_MESSAGE })
-  .min(1, THRESHOLDS_COUNT_MESSAGE)
-  .max(SPEND_ALERT_THRESHOLDS_MAX, THRESHOLDS_COUNT_MESSAGE)
-  .refine((list) => new Set(list).size === list.length, THRESHOLDS_DISTINCT_MESSAGE)
-  // Stored and answered in ascending order, whatever order they came in.
-  .transform((list) => [...list].sort((a, b) => a - b))
-  .describe('Percentages of the budget that send an alert, ascending');
+const thresholds = documented(
+  z.pipe(
+    z
+      .array(threshold, { error: THRESHOLDS_COUNT_MESSAGE })
+      .check(z.minLength(1, THRESHOLDS_COUNT_MESSAGE))
+      .check(z.maxLength(SPEND_ALERT_THRESHOLDS_MAX, THRESHOLDS_COUNT_MESSAGE))
+      .check(z.refine((list) => new Set(list).size === list.length, THRESHOLDS_DISTINCT_MESSAGE)),
+    z.transform((list) => [...list].sort((a, b) => a - b)),
+  ),
+  { description: 'Percentages of the budget that send an alert, ascending' },
+);
 
 /** The budget and thresholds an owner or administrator sets (`PUT /billing/spend-alert`). */
-export const spendAlertSchema = z
-  .object({
+export const spendAlertSchema = documented(
+  z.object({
     budget,
-    thresholds: thresholds.default([...DEFAULT_SPEND_ALERT_THRESHOLDS]),
-  })
-  .meta({ id: 'SpendAlertUpdate' });
+    thresholds: z._default(thresholds, [...DEFAULT_SPEND_ALERT_THRESHOLDS]),
+  }),
+  { id: 'SpendAlertUpdate' },
+);
 export type SpendAlertInput = z.input<typeof spendAlertSchema>;
 export type SpendAlert = z.output<typeof spendAlertSchema>;
 
 /** What one alert recorded: a threshold (percent) crossed, or the projection passing the budget. */
-export const spendAlertKeySchema = z
-  .union([z.number().int(), z.literal('projected')])
-  .describe("A threshold's percentage, or 'projected' (the projection passed the budget)");
+export const spendAlertKeySchema = documented(
+  z.union([z.number().check(z.int()), z.literal('projected')]),
+  { description: "A threshold's percentage, or 'projected' (the projection passed the budget)" },
+);
 export type SpendAlertKey = z.infer<typeof spendAlertKeySchema>;
 
-export const sentSpendAlertSchema = z
-  .object({
+export const sentSpendAlertSchema = documented(
+  z.object({
     alert: spendAlertKeySchema,
-    spend: z.number().int().describe('Spend so far when it was sent, in cents'),
-    projected: z.number().int().describe('Projection when it was sent, in cents'),
-    budget: z.number().int().describe('The budget then, in whole US dollars'),
-    at: z.number().int().describe('Unix seconds'),
-  })
-  .meta({ id: 'SentSpendAlert' });
+    spend: documented(z.number().check(z.int()), {
+      description: 'Spend so far when it was sent, in cents',
+    }),
+    projected: documented(z.number().check(z.int()), {
+      description: 'Projection when it was sent, in cents',
+    }),
+    budget: documented(z.number().check(z.int()), {
+      description: 'The budget then, in whole US dollars',
+    }),
+    at: documented(z.number().check(z.int()), { description: 'Unix seconds' }),
+  }),
+  { id: 'SentSpendAlert' },
+);
 
 /** `GET /billing/spend-alert`: the settings, this cycle's figures and where they stand. */
-export const spendAlertStateSchema = z
-  .object({
-    budget: z
-      .number()
-      .int()
-      .nullable()
-      .describe('Monthly budget in whole US dollars; null when none is set'),
-    thresholds: z
-      .array(z.number().int())
-      .describe('Ascending percentages; the defaults when no budget is set'),
-    cycle_start: z.number().int().describe('Unix seconds'),
-    cycle_end: z.number().int().describe('Unix seconds'),
-    spend: z
-      .number()
-      .int()
-      .describe("The cycle's spend so far (upcoming invoice amount_total), cents"),
-    projected: z
-      .number()
-      .int()
-      .describe('Projected to the end of the cycle (amount_projected), cents'),
-    reached: z
-      .array(z.number().int())
-      .describe(
+export const spendAlertStateSchema = documented(
+  z.object({
+    budget: documented(z.nullable(z.number().check(z.int())), {
+      description: 'Monthly budget in whole US dollars; null when none is set',
+    }),
+    thresholds: documented(z.array(z.number().check(z.int())), {
+      description: 'Ascending percentages; the defaults when no budget is set',
+    }),
+    cycle_start: documented(z.number().check(z.int()), { description: 'Unix seconds' }),
+    cycle_end: documented(z.number().check(z.int()), { description: 'Unix seconds' }),
+    spend: documented(z.number().check(z.int()), {
+      description: "The cycle's spend so far (upcoming invoice amount_total), cents",
+    }),
+    projected: documented(z.number().check(z.int()), {
+      description: 'Projected to the end of the cycle (amount_projected), cents',
+    }),
+    reached: documented(z.array(z.number().check(z.int())), {
+      description:
         'The thresholds the spend so far has reached against the current budget, ascending',
-      ),
-    projected_to_exceed: z
-      .boolean()
-      .describe('The projection passes the budget while the spend so far has not reached it'),
-    alerts: z.array(sentSpendAlertSchema).describe('Alerts sent this cycle, oldest first'),
-  })
-  .meta({ id: 'SpendAlertState' });
+    }),
+    projected_to_exceed: documented(z.boolean(), {
+      description: 'The projection passes the budget while the spend so far has not reached it',
+    }),
+    alerts: documented(z.array(sentSpendAlertSchema), {
+      description: 'Alerts sent this cycle, oldest first',
+    }),
+  }),
+  { id: 'SpendAlertState' },
+);
 export type SpendAlertState = z.infer<typeof spendAlertStateSchema>;

@@ -6,6 +6,11 @@ const VARIANTS = {
   primary: 'bg-primary text-primary-foreground shadow-card hover:bg-primary-hover',
   secondary: 'border border-input bg-card text-foreground shadow-card hover:bg-muted',
   ghost: 'text-muted-foreground hover:bg-muted hover:text-foreground',
+  /** A confirmation that deletes or revokes. */
+  destructive: 'bg-destructive text-primary-foreground shadow-card hover:bg-destructive/90',
+  /** Secondary, for an action that removes something. */
+  'destructive-secondary':
+    'border border-input bg-card text-destructive shadow-card hover:bg-muted',
 } as const;
 
 const SIZES = {

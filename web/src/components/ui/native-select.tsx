@@ -6,9 +6,17 @@ import { cn } from '../../lib/cn';
  * The platform's own select, styled like `Input`: every option list stays reachable by keyboard,
  * type-ahead and screen readers, and long lists (countries) scroll natively on phones.
  */
-export function NativeSelect({ className, children, ...props }: ComponentProps<'select'>) {
+export function NativeSelect({
+  className,
+  boxClassName,
+  children,
+  ...props
+}: ComponentProps<'select'> & {
+  /** Classes of the box around the select and its chevron: its width (the select fills it). */
+  boxClassName?: string;
+}) {
   return (
-    <div className="relative">
+    <div className={cn('relative', boxClassName)}>
       <select
         className={cn(
           'peer h-9 w-full min-w-0 appearance-none truncate rounded-md border border-input bg-card py-0 pr-9 pl-3 text-sm text-foreground shadow-card transition-colors',

@@ -1,10 +1,21 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
-/** A placeholder block; screen readers skip it, the surrounding region announces the loading. */
-export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
+/**
+ * A placeholder block; screen readers skip it, the surrounding region announces the loading. `round`
+ * stands for a circle or a pill (an avatar, a badge).
+ */
+export function Skeleton({
+  className,
+  round = false,
+  ...props
+}: ComponentProps<'div'> & { round?: boolean }) {
   return (
-    <div aria-hidden className={cn('animate-pulse rounded-md bg-subtle', className)} {...props} />
+    <div
+      aria-hidden
+      className={cn('animate-pulse bg-subtle', round ? 'rounded-full' : 'rounded-md', className)}
+      {...props}
+    />
   );
 }
 

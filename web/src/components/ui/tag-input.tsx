@@ -119,11 +119,12 @@ export function TagInput({
   return (
     <div
       className={cn(
-        'flex min-h-9 w-full min-w-0 flex-wrap items-center gap-1.5 rounded-md border border-input bg-card px-1.5 py-1 text-sm shadow-card transition-colors',
-        'focus-within:border-ring focus-within:outline-2 focus-within:outline-offset-0 focus-within:outline-ring/30',
-        aria['aria-invalid'] &&
-          'border-destructive focus-within:border-destructive focus-within:outline-destructive/25',
-        disabled && 'cursor-not-allowed bg-muted shadow-none',
+        'flex min-h-9 w-full min-w-0 flex-wrap items-center gap-1.5 rounded-md border px-1.5 py-1 text-sm transition-colors',
+        'focus-within:outline-2 focus-within:outline-offset-0',
+        aria['aria-invalid']
+          ? 'border-destructive focus-within:border-destructive focus-within:outline-destructive/25'
+          : 'border-input focus-within:border-ring focus-within:outline-ring/30',
+        disabled ? 'cursor-not-allowed bg-muted' : 'bg-card shadow-card',
         className,
       )}
       onClick={(event) => {

@@ -7,7 +7,7 @@ import {
 } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { SecretReveal } from '../../components/secret-reveal';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
@@ -25,21 +25,27 @@ const EXPIRY_OPTIONS = [
 ] as const;
 
 /** The form's fields (the expiry as its select's value), checked by the API's own schema. */
-const createTokenFormSchema = z
-  .object({
+const createTokenFormSchema = z.pipe(
+  z.object({
     name: z.string(),
     expires: z.enum(['7', '30', '90', 'never']),
-  })
-  .transform(({ name, expires }, context) => {
+  }),
+  z.transform(({ name, expires }, context) => {
     const days = EXPIRY_OPTIONS.find((option) => option.value === expires)?.days ?? null;
     const parsed = accessTokenCreateSchema.safeParse({ name, expires_in_days: days });
     if (parsed.success) return parsed.data as AccessTokenCreate;
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] === 'name' ? 'name' : 'expires';
-      context.addIssue({ code: 'custom', message: issue.message, path: [field] });
+      context.issues.push({
+        code: 'custom',
+        message: issue.message,
+        path: [field],
+        input: { name, expires },
+      });
     }
     return z.NEVER;
-  });
+  }),
+);
 type CreateTokenFormInput = z.input<typeof createTokenFormSchema>;
 
 function CreateTokenForm({

@@ -6,7 +6,7 @@ import {
   type AccessToken,
 } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -49,8 +49,7 @@ function RevokeDialog({
             Cancel
           </Button>
           <Button
-            variant="primary"
-            className="bg-destructive hover:bg-destructive/90"
+            variant="destructive"
             disabled={revoke.isPending || token === null}
             onClick={() => token && void onRevoke(token.id)}
           >

@@ -1,6 +1,6 @@
 import { hasPermission, isAuditAction, type Organization } from '@meterline/domain';
 import { Download, ScrollText } from 'lucide-react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';

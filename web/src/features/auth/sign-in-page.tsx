@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { signInBodySchema, type SignInBody } from '@meterline/domain';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from '../../lib/router';
 import { LogoMark } from '../../components/logo';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';

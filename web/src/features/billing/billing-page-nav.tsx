@@ -1,5 +1,5 @@
 import type { BillingSection } from '@meterline/domain';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { SECTION_COPY } from './billing-sections';
 
 /**

@@ -1,7 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { parseBillingSource, visibleBillingSections, type BillingSection } from '@meterline/domain';
 import { ArrowLeft, Receipt } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../lib/router';
 import { useOrganizationRole, useProfile } from '../../session/profile-context';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';

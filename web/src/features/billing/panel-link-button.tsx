@@ -1,6 +1,6 @@
 import { useId, type MouseEvent } from 'react';
 import type { BillingPanel } from '@meterline/domain';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../lib/router';
 import { Button, type ButtonProps } from '../../components/ui/button';
 import { Tooltip } from '../../components/ui/tooltip';
 import { useBillingPanel } from './use-billing-panel';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { BillingPanel, BillingSource } from '@meterline/domain';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { track } from '../../lib/analytics';
 
 /** One page event per organization and source, however often React re-runs effects. */

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { parseBillingPanel, type BillingPanel } from '@meterline/domain';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router';
 
 /**
  * The side panel named by `?panel=` (subscriptionPlan or costControl). Later issues open their

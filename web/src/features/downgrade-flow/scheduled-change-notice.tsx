@@ -8,7 +8,7 @@ import {
   type Subscription,
 } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Notice } from '../../components/ui/notice';
 import { useCancelScheduledChangeMutation } from '../../data/subscription-update-mutation';
 import { BlockedButton } from '../../components/blocked-button';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Tooltip } from 'radix-ui';
+import { TooltipDelay } from '../../components/ui/tooltip';
 import { Toaster } from 'sonner';
 import { createQueryClient } from '../../data/query-client';
 
@@ -17,10 +17,10 @@ export function TestProviders({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <Tooltip.Provider delayDuration={0}>
+      <TooltipDelay value={0}>
         {children}
         <Toaster closeButton />
-      </Tooltip.Provider>
+      </TooltipDelay>
     </QueryClientProvider>
   );
 }

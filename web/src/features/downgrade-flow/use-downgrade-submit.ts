@@ -7,7 +7,7 @@ import {
   type ExitSurveyAnswer,
   type PlanId,
 } from '@meterline/domain';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { sendDowngradeFeedback } from '../../data/downgrade-feedback-mutation';
 import { useSubscriptionUpdateMutation } from '../../data/subscription-update-mutation';
 import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';

@@ -1,6 +1,6 @@
 import type { Project } from '@meterline/domain';
 import { ChevronRight, FolderOpen } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';

@@ -23,7 +23,7 @@ describe('the placeholder slug _', () => {
     rememberOrganization('acme-free');
     const { router } = renderApp('/org/_/billing?setup_intent=seti_1#payment-methods', seeded());
     expect(await screen.findByRole('heading', { name: 'Billing' })).toBeInTheDocument();
-    expect(router.state.location).toMatchObject({
+    expect(router.location()).toMatchObject({
       pathname: '/org/acme-free/billing',
       search: '?setup_intent=seti_1',
       hash: '#payment-methods',
@@ -33,7 +33,7 @@ describe('the placeholder slug _', () => {
   it('falls back to the first organization without a remembered one', async () => {
     const { router } = renderApp('/org/_/billing', seeded());
     expect(await screen.findByRole('heading', { name: 'Billing' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe(
+    expect(router.location().pathname).toBe(
       `/org/${recorded.profile.owner.organizations[0]?.slug}/billing`,
     );
   });
@@ -42,7 +42,7 @@ describe('the placeholder slug _', () => {
     rememberOrganization('outsider-org');
     const { router } = renderApp('/org/_/billing', seeded());
     expect(await screen.findByRole('heading', { name: 'Billing' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/org/aws-co/billing');
+    expect(router.location().pathname).toBe('/org/aws-co/billing');
   });
 
   it('remembers the organization a page was opened for', async () => {
@@ -55,6 +55,6 @@ describe('the placeholder slug _', () => {
     rememberOrganization('acme-pro');
     const { router } = renderApp('/organization/_/usage', seeded());
     expect(await screen.findByRole('heading', { name: 'Usage' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/organization/acme-pro/usage');
+    expect(router.location().pathname).toBe('/organization/acme-pro/usage');
   });
 });

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/router';
 import { PartnerStandIn } from './partner-stand-in';
 
 /** /partners/aws-marketplace/:slug */

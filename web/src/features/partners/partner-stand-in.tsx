@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ArrowLeft, ExternalLink } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { usePageTitle } from '../../lib/page-title';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/router';
 import { PartnerStandIn } from './partner-stand-in';
 
 /** /partners/vercel/installations/:installationId (and its sub-pages, e.g. /invoices). */

@@ -10,8 +10,8 @@ import {
   type PaymentMethod,
 } from '@meterline/domain';
 import { AlertTriangle, Loader2, Lock, Plus } from 'lucide-react';
-import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { Link, useNavigate } from '../../lib/router';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';
 import {

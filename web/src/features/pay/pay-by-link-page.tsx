@@ -1,6 +1,6 @@
 import { canPayNow, formatCents } from '@meterline/domain';
 import { useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from '../../lib/router';
 import { ErrorState } from '../../components/error-state';
 import { NotFoundScreen } from '../../components/not-found-screen';
 import { Notice } from '../../components/ui/notice';

@@ -142,7 +142,7 @@ describe('hosted invoice payment page', () => {
     const invoice = await openInvoice('acme-pro');
     const { user, router } = renderPage(`/pay/invoices/${invoice.id}?org=acme-pro`);
     await payWith(user, '4242424242424242');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/org/acme-pro/billing'), {
+    await waitFor(() => expect(router.location().pathname).toBe('/org/acme-pro/billing'), {
       timeout: 10_000,
     });
     expect(
@@ -180,7 +180,7 @@ describe('hosted invoice payment page', () => {
       { timeout: 10_000 },
     );
     await user.click(within(challenge).getByRole('button', { name: 'Complete authentication' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/org/restricted-co/billing'), {
+    await waitFor(() => expect(router.location().pathname).toBe('/org/restricted-co/billing'), {
       timeout: 10_000,
     });
     expect(

@@ -8,7 +8,7 @@ import {
 } from '@meterline/domain';
 import type { ReactNode } from 'react';
 import { ArrowLeft, FlaskConical } from 'lucide-react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '../../lib/router';
 import { useOrganizationRole, useProfile } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
 import { NotFoundScreen } from '../../components/not-found-screen';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { formatInvoiceDate, type Project } from '@meterline/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CreditCard, Gauge } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../lib/router';
 import { useProfile } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
 import { NotFoundScreen } from '../../components/not-found-screen';

@@ -1,6 +1,6 @@
 import { hasPermission, outstandingInvoiceToPay } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { Button } from '../../components/ui/button';
 import { useInvoicesQuery } from '../../data/invoices-query';
 import { usePayNow } from '../../payments/use-pay-now';

@@ -1,7 +1,7 @@
 import type { Invoice, Organization, OrgUsage } from '@meterline/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { describe, expect, it, vi } from 'vitest';
 import { NETWORK_ERROR_MESSAGE } from '../../data/api-client';
 import { recordedBilling } from '../../../test/billing-fixtures';

@@ -7,7 +7,7 @@ import {
   type RestrictionBanner as Banner,
 } from '@meterline/domain';
 import { AlertTriangle, BarChart3, CreditCard, OctagonAlert } from 'lucide-react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../lib/router';
 import { useOrganizationRole } from '../../session/profile-context';
 import { Button } from '../../components/ui/button';
 import { useOrgUsageQuery } from '../../data/org-usage-query';

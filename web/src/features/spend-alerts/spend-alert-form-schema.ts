@@ -1,5 +1,5 @@
 import { spendAlertSchema } from '@meterline/domain';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** "50, 75, 90, 100" → [50, 75, 90, 100]; what is not a number stays NaN for the shared rule to name. */
 function percentages(text: string): number[] {
@@ -15,14 +15,19 @@ function percentages(text: string): number[] {
  * through the same schema the server validates with, with its messages.
  */
 export const spendAlertFormSchema = z.object({
-  budget: z
-    .string()
-    .trim()
-    .transform((text) =>
-      /^\d+$/.test(text.replaceAll(',', '')) ? Number(text.replaceAll(',', '')) : Number.NaN,
-    )
-    .pipe(spendAlertSchema.shape.budget),
-  thresholds: z.string().transform(percentages).pipe(spendAlertSchema.shape.thresholds.unwrap()),
+  budget: z.pipe(
+    z.pipe(
+      z.string().check(z.trim()),
+      z.transform((text) =>
+        /^\d+$/.test(text.replaceAll(',', '')) ? Number(text.replaceAll(',', '')) : Number.NaN,
+      ),
+    ),
+    spendAlertSchema.shape.budget,
+  ),
+  thresholds: z.pipe(
+    z.pipe(z.string(), z.transform(percentages)),
+    spendAlertSchema.shape.thresholds.def.innerType,
+  ),
 });
 export type SpendAlertFormInput = z.input<typeof spendAlertFormSchema>;
 export type SpendAlertFormOutput = z.output<typeof spendAlertFormSchema>;

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { SpendAlertState } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { PermissionNotice } from '../../components/permission-notice';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
@@ -129,7 +129,8 @@ export function SpendAlertsForm({
               type="button"
               disabled={busy}
               onClick={() => void onRemove()}
-              className="text-destructive sm:mr-auto"
+              variant="destructive-secondary"
+              className="sm:mr-auto"
             >
               Remove budget
             </Button>

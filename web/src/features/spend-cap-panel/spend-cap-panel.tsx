@@ -13,7 +13,7 @@ import {
   type Subscription,
 } from '@meterline/domain';
 import { Check } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { BlockedButton } from '../../components/blocked-button';
 import { ErrorState } from '../../components/error-state';
 import { Badge } from '../../components/ui/badge';
@@ -222,9 +222,9 @@ function SpendCapForm({
               <label
                 key={String(option.capOn)}
                 className={cn(
-                  'flex cursor-pointer gap-3 rounded-lg border bg-card p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+                  'flex gap-3 rounded-lg border bg-card p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                   selected ? 'border-primary ring-1 ring-primary' : 'hover:bg-muted/60',
-                  (isFree || change.isPending) && 'cursor-not-allowed opacity-70',
+                  isFree || change.isPending ? 'cursor-not-allowed opacity-70' : 'cursor-pointer',
                 )}
               >
                 <input

@@ -8,7 +8,7 @@ import {
   subscriptionPreviewSchema,
   type SubscriptionPreview,
 } from '@meterline/domain';
-import { Tooltip } from 'radix-ui';
+import { TooltipDelay } from '../../components/ui/tooltip';
 import { toast, Toaster } from 'sonner';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordedBilling } from '../../../test/billing-fixtures';
@@ -141,10 +141,10 @@ function changes(contract: ContractApi): ContractRequest[] {
 function Providers({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <Tooltip.Provider delayDuration={0}>
+      <TooltipDelay value={0}>
         {children}
         <Toaster closeButton />
-      </Tooltip.Provider>
+      </TooltipDelay>
     </QueryClientProvider>
   );
 }

@@ -12,7 +12,7 @@ import {
   type SubscriptionPreview,
 } from '@meterline/domain';
 import { Check, Loader2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { ErrorState } from '../../components/error-state';
 import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';

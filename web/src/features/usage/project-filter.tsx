@@ -22,7 +22,7 @@ export function ProjectFilter({
         id={id}
         value={value ?? ''}
         onChange={(event) => onChange(event.target.value || null)}
-        className="w-56 max-w-full"
+        boxClassName="w-56 max-w-full"
       >
         <option value="">All projects</option>
         {projects.map((project) => (

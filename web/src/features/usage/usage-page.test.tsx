@@ -122,7 +122,7 @@ describe('usage page', () => {
       acmePro,
     );
     await user.selectOptions(screen.getByLabelText('Project'), 'acmepro1');
-    expect(router.state.location.search).toBe('?projectRef=acmepro1');
+    expect(router.location().search).toBe('?projectRef=acmepro1');
     await waitFor(() =>
       expect(
         within(metric('Egress')).getByRole('heading', { name: 'By project' }).parentElement,

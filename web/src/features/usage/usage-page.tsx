@@ -1,6 +1,6 @@
 import { formatInvoiceDate, hasPermission, PLAN_NAMES, type Organization } from '@meterline/domain';
 import { Download } from 'lucide-react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router';
 import { useOrganizationRole } from '../../session/profile-context';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';

@@ -1,6 +1,6 @@
 import { formatInvoiceDateHour, type WebhookDelivery } from '@meterline/domain';
 import { Loader2, RotateCw } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { ErrorState } from '../../components/error-state';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

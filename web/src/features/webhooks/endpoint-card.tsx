@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { formatInvoiceDateHour, type WebhookEndpoint } from '@meterline/domain';
 import { ChevronDown, KeyRound, Loader2, Send, Trash2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -55,12 +55,7 @@ function DeleteDialog({
           <Button disabled={remove.isPending} onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button
-            variant="primary"
-            className="bg-destructive hover:bg-destructive/90"
-            disabled={remove.isPending}
-            onClick={() => void onDelete()}
-          >
+          <Button variant="destructive" disabled={remove.isPending} onClick={() => void onDelete()}>
             {remove.isPending ? <Loader2 aria-hidden className="animate-spin" /> : null}
             Delete endpoint
           </Button>

@@ -1,5 +1,5 @@
 import { taxIdKindsForCountry, type BillingDataFormValues } from '@meterline/domain';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { billingDataFormSchema } from '../../billing-forms/billing-data-form-schema';
 
 /** The add-card form besides the card itself (which stays with the payment port's fields). */
@@ -46,25 +46,27 @@ export const addCardFormSchema = z
     business: z.boolean(),
     billing: z.custom<BillingDataFormValues>(),
   })
-  .superRefine((values, ctx) => {
-    if (!values.updateBilling) return;
-    const billing = values.business ? values.billing : blankTaxId(values.billing);
-    const result = billingDataFormSchema.safeParse(billing);
-    for (const issue of result.error?.issues ?? []) {
-      ctx.addIssue({ code: 'custom', path: ['billing', ...issue.path], message: issue.message });
-    }
-    if (!values.business || taxIdKindsForCountry(values.billing.country).length === 0) return;
-    if (!values.billing.tax_id_name.trim()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['billing', 'tax_id_name'],
-        message: TAX_ID_REQUIRED_MESSAGE,
-      });
-    } else if (!values.billing.tax_id_value.trim()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['billing', 'tax_id_value'],
-        message: TAX_ID_REQUIRED_MESSAGE,
-      });
-    }
-  }) satisfies z.ZodType<AddCardFormValues, AddCardFormValues>;
+  .check(
+    z.superRefine((values, ctx) => {
+      if (!values.updateBilling) return;
+      const billing = values.business ? values.billing : blankTaxId(values.billing);
+      const result = billingDataFormSchema.safeParse(billing);
+      for (const issue of result.error?.issues ?? []) {
+        ctx.addIssue({ code: 'custom', path: ['billing', ...issue.path], message: issue.message });
+      }
+      if (!values.business || taxIdKindsForCountry(values.billing.country).length === 0) return;
+      if (!values.billing.tax_id_name.trim()) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['billing', 'tax_id_name'],
+          message: TAX_ID_REQUIRED_MESSAGE,
+        });
+      } else if (!values.billing.tax_id_value.trim()) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['billing', 'tax_id_value'],
+          message: TAX_ID_REQUIRED_MESSAGE,
+        });
+      }
+    }),
+  ) satisfies z.ZodMiniType<AddCardFormValues, AddCardFormValues>;

@@ -1,5 +1,5 @@
 import type { BillingDataChanges, PaymentMethod } from '@meterline/domain';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useAttachPaymentMethodMutation } from '../../data/attach-payment-method-mutation';
 import { useUpdateCustomerMutation } from '../../data/customer-mutation';
 import { useDefaultPaymentMethodMutation } from '../../data/default-payment-method-mutation';

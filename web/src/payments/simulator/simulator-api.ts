@@ -8,7 +8,7 @@ import {
   type SimulatorPaymentResponse,
   type SimulatorSetupConfirmResponse,
 } from '@meterline/domain';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { apiFetch, segment } from '../../data/api-client';
 import { asCardError } from '../payment-port';
 

@@ -123,8 +123,8 @@ function StripeCardFields({ disabled = false }: { disabled?: boolean }) {
       </p>
       <div
         className={cn(
-          'rounded-md border border-input bg-card px-3 py-2.5 shadow-card transition-colors focus-within:border-ring focus-within:outline-2 focus-within:outline-ring/30',
-          field.error && 'border-destructive',
+          'rounded-md border bg-card px-3 py-2.5 shadow-card transition-colors focus-within:border-ring focus-within:outline-2 focus-within:outline-ring/30',
+          field.error ? 'border-destructive' : 'border-input',
           disabled && 'pointer-events-none opacity-50',
         )}
       >

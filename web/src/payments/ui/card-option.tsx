@@ -34,8 +34,8 @@ export function CardOption({
   return (
     <label
       className={cn(
-        'flex cursor-pointer items-center gap-3 px-3 py-2.5 has-[:checked]:bg-muted/60',
-        expired && 'cursor-not-allowed opacity-60',
+        'flex items-center gap-3 px-3 py-2.5 has-[:checked]:bg-muted/60',
+        expired ? 'cursor-not-allowed opacity-60' : 'cursor-pointer',
       )}
     >
       <input

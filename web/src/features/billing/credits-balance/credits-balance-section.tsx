@@ -143,7 +143,7 @@ function CreditBalanceSkeleton() {
   return (
     <LoadingRegion label="Loading credit balance" className="flex items-center justify-between">
       <div className="flex items-center gap-3">
-        <Skeleton className="size-10 rounded-full" />
+        <Skeleton round className="size-10" />
         <div className="space-y-2">
           <Skeleton className="h-3 w-16" />
           <Skeleton className="h-7 w-28" />

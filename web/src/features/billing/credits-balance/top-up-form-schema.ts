@@ -1,5 +1,5 @@
 import { topUpAmountSchema } from '@meterline/domain';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const PAYMENT_METHOD_REQUIRED_MESSAGE = 'Please select a payment method.';
 
@@ -8,12 +8,14 @@ export const PAYMENT_METHOD_REQUIRED_MESSAGE = 'Please select a payment method.'
  * gets its message) and as sent: whole dollars by the domain's `topUpAmountSchema`.
  */
 export const topUpFormSchema = z.object({
-  amount: z
-    .string()
-    .trim()
-    .transform((text) => (text === '' ? Number.NaN : Number(text)))
-    .pipe(topUpAmountSchema),
-  paymentMethodId: z.string().min(1, PAYMENT_METHOD_REQUIRED_MESSAGE),
+  amount: z.pipe(
+    z.pipe(
+      z.string().check(z.trim()),
+      z.transform((text) => (text === '' ? Number.NaN : Number(text))),
+    ),
+    topUpAmountSchema,
+  ),
+  paymentMethodId: z.string().check(z.minLength(1, PAYMENT_METHOD_REQUIRED_MESSAGE)),
 });
 
 export type TopUpFormInput = z.input<typeof topUpFormSchema>;

@@ -3,8 +3,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { organizationUpdateSchema, type Organization } from '@meterline/domain';
 import { Loader2 } from 'lucide-react';
 import { Controller, useForm, type FieldError } from 'react-hook-form';
-import { toast } from 'sonner';
-import { z } from 'zod';
+import { toast } from '../../../lib/toast';
+import { z } from 'zod/mini';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
@@ -17,8 +17,8 @@ export const NO_UPDATE_PERMISSION_MESSAGE =
 
 /** The billing email fields of the organization update call, with its rules and messages. */
 const billingEmailsFormSchema = z.object({
-  billing_email: organizationUpdateSchema.shape.billing_email.unwrap(),
-  additional_billing_emails: organizationUpdateSchema.shape.additional_billing_emails.unwrap(),
+  billing_email: organizationUpdateSchema.shape.billing_email.def.innerType,
+  additional_billing_emails: organizationUpdateSchema.shape.additional_billing_emails.def.innerType,
 });
 type BillingEmailsFormInput = z.input<typeof billingEmailsFormSchema>;
 type BillingEmailsFormOutput = z.output<typeof billingEmailsFormSchema>;

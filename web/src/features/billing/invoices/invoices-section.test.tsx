@@ -1,6 +1,7 @@
 import type { Invoice, Organization, Profile } from '@meterline/domain';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
+import { toast as appToast } from '../../../lib/toast';
 import type { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordedBilling } from '../../../../test/billing-fixtures';
@@ -189,7 +190,7 @@ describe('past invoices', () => {
 
   it('announces the redirect to the payment gateway, then replaces it with the error', async () => {
     // Without a server the request fails before the loading toast is painted: watch the call.
-    const loading = vi.spyOn(toast, 'loading');
+    const loading = vi.spyOn(appToast, 'loading');
     const { section, user } = renderInvoices();
     await user.click(within(section()).getByRole('button', { name: 'Pay Now' }));
     expect(loading).toHaveBeenCalledWith('Redirecting to payment gateway...');

@@ -35,7 +35,7 @@ function InvoicesSkeleton() {
           <Skeleton className="h-4 w-24" />
           <Skeleton className="h-4 w-32 max-sm:hidden" />
           <Skeleton className="ml-auto h-4 w-16" />
-          <Skeleton className="h-5 w-20 rounded-full" />
+          <Skeleton round className="h-5 w-20" />
         </div>
       ))}
     </LoadingRegion>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Invoice } from '@meterline/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { invoiceQueryOptions } from '../../../data/invoice-query';
 
 function messageOf(error: unknown): string {

@@ -1,35 +1,18 @@
-import { useState } from 'react';
+import { lazy } from 'react';
 import {
-  backupCardRefusal,
   canDeletePaymentMethod,
   cardBadges,
   cardBrandName,
-  DEFAULT_CARD_DELETE_MESSAGE,
   lastChargeDeclined,
   type CardBadge,
   type PaymentMethod,
   type PlanId,
 } from '@meterline/domain';
-import {
-  AlertTriangle,
-  CreditCard,
-  LifeBuoy,
-  Loader2,
-  MoreHorizontal,
-  Star,
-  Trash2,
-} from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
-import { toast } from 'sonner';
+import { AlertTriangle, CreditCard, MoreHorizontal } from 'lucide-react';
+import { OnIntent } from '../../../components/ui/on-intent';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { useBackupPaymentMethodMutation } from '../../../data/backup-payment-method-mutation';
-import { useDefaultPaymentMethodMutation } from '../../../data/default-payment-method-mutation';
-import { useDeletePaymentMethodMutation } from '../../../data/delete-payment-method-mutation';
-import { useRemoveBackupPaymentMethodMutation } from '../../../data/remove-backup-payment-method-mutation';
-import { menuContent, menuItem } from '../../../layout/menu-styles';
 import { useNow } from '../../../lib/use-now';
-import { Dialog } from '../../../payments/ui/dialog';
 
 const BADGE_TONES: Record<CardBadge, BadgeTone> = {
   'Expiring soon': 'warning',
@@ -38,25 +21,12 @@ const BADGE_TONES: Record<CardBadge, BadgeTone> = {
   Backup: 'primary',
 };
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+const loadCardMenu = () => import('./card-menu');
+const CardMenu = lazy(async () => ({ default: (await loadCardMenu()).CardMenu }));
 
 /** "11/2028": the card's expiry as printed on it, with the full year. */
 export function formatCardExpiry(card: PaymentMethod['card']): string {
   return `${String(card.exp_month).padStart(2, '0')}/${card.exp_year}`;
-}
-
-/** What the backup item of the menu does, in one short line. */
-function backupHint(
-  method: PaymentMethod,
-  refusal: string | null,
-  hasOtherBackup: boolean,
-): string {
-  if (refusal) return refusal;
-  if (method.is_backup) return 'The card stays; only the default card will be charged';
-  if (hasOtherBackup) return 'Replaces the current backup card';
-  return 'Charged once if the default card is declined';
 }
 
 /** One card: brand, last four, expiry, badges, and (with write permission) its menu. */
@@ -121,186 +91,33 @@ export function PaymentMethodRow({
         ) : null}
       </div>
       {canWrite ? (
-        <CardMenu
-          slug={slug}
-          method={method}
-          deletable={canDeletePaymentMethod(method, { planId, cardCount })}
-          hasOtherBackup={hasOtherBackup}
-        />
+        <OnIntent
+          load={loadCardMenu}
+          standIn={(props) => (
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label={`Manage card ending with ${card.last4}`}
+              aria-haspopup="menu"
+              aria-expanded={false}
+              data-state="closed"
+              {...props}
+            >
+              <MoreHorizontal aria-hidden />
+            </Button>
+          )}
+        >
+          {(intent) => (
+            <CardMenu
+              {...intent}
+              slug={slug}
+              method={method}
+              deletable={canDeletePaymentMethod(method, { planId, cardCount })}
+              hasOtherBackup={hasOtherBackup}
+            />
+          )}
+        </OnIntent>
       ) : null}
     </li>
-  );
-}
-
-function CardMenu({
-  slug,
-  method,
-  deletable,
-  hasOtherBackup,
-}: {
-  slug: string;
-  method: PaymentMethod;
-  deletable: boolean;
-  hasOtherBackup: boolean;
-}) {
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const makeDefault = useDefaultPaymentMethodMutation(slug);
-  const makeBackup = useBackupPaymentMethodMutation(slug);
-  const removeBackup = useRemoveBackupPaymentMethodMutation(slug);
-  const { last4 } = method.card;
-  const busy = makeDefault.isPending || makeBackup.isPending || removeBackup.isPending;
-  const backupRefusal = backupCardRefusal(method);
-
-  const onMakeDefault = () => {
-    makeDefault.mutate(method.id, {
-      onSuccess: () =>
-        toast.success(`Successfully changed payment method to the card ending with ${last4}`),
-      onError: (error) =>
-        toast.error(`Failed to mark payment method as default: ${messageOf(error)}`),
-    });
-  };
-
-  const onToggleBackup = () => {
-    if (method.is_backup) {
-      removeBackup.mutate(undefined, {
-        onSuccess: () =>
-          toast.success(`The card ending with ${last4} is no longer the backup card`),
-        onError: (error) => toast.error(`Failed to remove the backup card: ${messageOf(error)}`),
-      });
-      return;
-    }
-    makeBackup.mutate(method.id, {
-      onSuccess: () => toast.success(`The card ending with ${last4} is now the backup card`),
-      onError: (error) => toast.error(`Failed to set the backup card: ${messageOf(error)}`),
-    });
-  };
-
-  return (
-    <>
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger asChild disabled={busy}>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`Manage card ending with ${last4}`}
-            aria-busy={busy || undefined}
-          >
-            {busy ? (
-              <Loader2 aria-hidden className="animate-spin" />
-            ) : (
-              <MoreHorizontal aria-hidden />
-            )}
-          </Button>
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content align="end" sideOffset={4} className={`${menuContent} w-64`}>
-            <DropdownMenu.Item
-              className={menuItem}
-              disabled={method.is_default}
-              onSelect={onMakeDefault}
-            >
-              <Star aria-hidden className="text-muted-foreground" />
-              {method.is_default ? 'Default card' : 'Make default'}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              className={`${menuItem} items-start`}
-              disabled={backupRefusal !== null}
-              onSelect={onToggleBackup}
-            >
-              <LifeBuoy aria-hidden className="mt-0.5 text-muted-foreground" />
-              <span className="min-w-0">
-                <span className="block">
-                  {method.is_backup ? 'Remove backup' : 'Use as backup'}
-                </span>
-                <span className="block text-xs text-muted-foreground">
-                  {backupHint(method, backupRefusal, hasOtherBackup)}
-                </span>
-              </span>
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              className={`${menuItem} items-start`}
-              disabled={!deletable}
-              onSelect={() => setConfirmingDelete(true)}
-            >
-              <Trash2 aria-hidden className="mt-0.5 text-destructive" />
-              <span className="min-w-0">
-                <span className="block text-destructive">Delete</span>
-                {deletable ? null : (
-                  <span className="block text-xs text-muted-foreground">
-                    {DEFAULT_CARD_DELETE_MESSAGE}. Make another card the default first.
-                  </span>
-                )}
-              </span>
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
-      <DeleteCardDialog
-        slug={slug}
-        method={method}
-        open={confirmingDelete}
-        onOpenChange={setConfirmingDelete}
-      />
-    </>
-  );
-}
-
-function DeleteCardDialog({
-  slug,
-  method,
-  open,
-  onOpenChange,
-}: {
-  slug: string;
-  method: PaymentMethod;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  const remove = useDeletePaymentMethodMutation(slug);
-  const { last4 } = method.card;
-  const brand = cardBrandName(method.card.brand);
-
-  const onDelete = () => {
-    remove.mutate(method.id, {
-      onSuccess: () => {
-        toast.success(`Successfully removed payment method ending with ${last4}`);
-        onOpenChange(false);
-      },
-      onError: (error) => {
-        toast.error(`Failed to delete payment method: ${messageOf(error)}`);
-        onOpenChange(false);
-      },
-    });
-  };
-
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      dismissible={!remove.isPending}
-      size="sm"
-      title={`Delete the ${brand} ending in ${last4}?`}
-      description="It will no longer be charged for this organization's invoices or top-ups."
-      footer={
-        <>
-          <Button disabled={remove.isPending} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            variant="primary"
-            className="bg-destructive hover:bg-destructive/90"
-            disabled={remove.isPending}
-            onClick={onDelete}
-          >
-            {remove.isPending ? <Loader2 aria-hidden className="animate-spin" /> : null}
-            Delete card
-          </Button>
-        </>
-      }
-    >
-      <p className="text-muted-foreground">
-        You can add it again later. Invoices already paid with it are not affected.
-      </p>
-    </Dialog>
   );
 }

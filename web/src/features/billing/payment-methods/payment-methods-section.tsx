@@ -78,7 +78,7 @@ function PaymentMethods({
         icon={CreditCard}
         title="No payment methods yet"
         description="Add a card to pay this organization's invoices and top up its credit balance."
-        className="py-10"
+        compact
       />
     );
   } else {

@@ -38,8 +38,8 @@ describe('subscription section', () => {
       '/org/acme-pro/billing?source=fairUseRestricted&panel=subscriptionPlan',
     );
     await user.click(change);
-    expect(router.state.location.pathname).toBe('/org/acme-pro/billing');
-    expect(new URLSearchParams(router.state.location.search).get('panel')).toBe('subscriptionPlan');
+    expect(router.location().pathname).toBe('/org/acme-pro/billing');
+    expect(new URLSearchParams(router.location().search).get('panel')).toBe('subscriptionPlan');
   });
 
   it('asks a capped pro organization to disable the spend cap', () => {

@@ -11,7 +11,7 @@ import {
   type UpcomingInvoiceLine,
 } from '@meterline/domain';
 import { ChevronRight } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { cn } from '../../../lib/cn';
 import { ProjectionDetails, ProjectionToggle } from './projection-details';
 

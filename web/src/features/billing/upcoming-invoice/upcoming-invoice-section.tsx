@@ -1,6 +1,6 @@
 import { effectiveManagedBy, type Organization } from '@meterline/domain';
 import { BarChart3 } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { ErrorState } from '../../../components/error-state';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
