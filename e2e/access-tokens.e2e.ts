@@ -1,17 +1,11 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { useHarness } from './support/billing.ts';
+import { expectCleanPage, shot, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
 // Issue 16, item 4: the access tokens page in real Chromium against the real server: a token made in the
 // page reads the billing API from outside the browser, and stops at once when revoked in the page.
 
 const harness = useHarness();
-const SHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 const readUpcoming = (token: string) =>
   fetch(`${harness().baseUrl}/platform/organizations/acme-pro/billing/invoices/upcoming`, {
@@ -40,14 +34,14 @@ describe('the access tokens page', () => {
     await dialog.getByLabel('Name').fill('Finance spreadsheet');
     await dialog.getByLabel('Expires after').selectOption({ label: '7 days' });
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'tokens-create-light');
+    await shot(page, 'tokens-create-light', { fullPage: true });
     await dialog.getByRole('button', { name: 'Create token' }).click();
 
     const created = page.getByRole('dialog', { name: 'Token created' });
     const token = (await created.getByLabel('Access token', { exact: true }).innerText()).trim();
     expect(token).toMatch(/^mlt_/);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'tokens-secret-light');
+    await shot(page, 'tokens-secret-light', { fullPage: true });
     await created.getByRole('button', { name: 'Done' }).click();
     await page.waitForFunction(() => document.activeElement?.textContent === 'Create token');
 
@@ -70,7 +64,7 @@ describe('the access tokens page', () => {
     expect((await readUpcoming(token)).status).toBe(200);
     await page.reload();
     await row.getByText(/Last used/).waitFor();
-    await shot(page, 'tokens-list-light');
+    await shot(page, 'tokens-list-light', { fullPage: true });
 
     await row.getByRole('button', { name: 'Revoke Finance spreadsheet' }).click();
     const confirm = page.getByRole('dialog', { name: 'Revoke this access token?' });
@@ -98,11 +92,8 @@ describe('the access tokens page', () => {
       const page = await harness().sessionPage('owner@example.com', options);
       await page.goto('/org/acme-team/tokens');
       await page.getByText('Nightly usage export for the data warehouse').waitFor();
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        options.width ?? 1280,
-      );
-      await shot(page, options.name);
+      await expectCleanPage(page, options.width ?? 1280);
+      await shot(page, options.name, { fullPage: true });
     }
   });
 

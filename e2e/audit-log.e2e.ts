@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { useHarness } from './support/billing.ts';
+import { expectCleanPage, shot, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
 // Issue 16, items 1 and 2: the audit log page in real Chromium against the real server: a change made in
@@ -9,11 +9,6 @@ import { seriousAxeViolations } from './support/harness.ts';
 // list, and the export downloads what is shown.
 
 const harness = useHarness();
-const SHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 async function createToken(page: Page, slug: string, name: string): Promise<void> {
   await page.goto(`/org/${slug}/tokens`);
@@ -44,7 +39,7 @@ describe('the audit log page', () => {
     // The engine's own entries are there too, from the demo world's history.
     await list.getByText('The billing job paid invoice').first().waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'audit-log-light');
+    await shot(page, 'audit-log-light', { fullPage: true });
 
     // The disclosure opens from the keyboard and says what changed.
     const toggle = newest.getByRole('button', { name: sentence });
@@ -57,7 +52,7 @@ describe('the audit log page', () => {
     expect(await details.innerText()).toMatch(/Name\s+—\s+Auditor spreadsheet/);
     expect(await newest.innerText()).toContain('127.0.0.1');
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'audit-log-expanded-light');
+    await shot(page, 'audit-log-expanded-light', { fullPage: true });
     await page.keyboard.press('Space');
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
 
@@ -106,11 +101,8 @@ describe('the audit log page', () => {
         .waitFor();
       await newest.getByRole('button').first().click();
       await newest.getByRole('table').waitFor();
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        options.width ?? 1280,
-      );
-      await shot(page, options.name);
+      await expectCleanPage(page, options.width ?? 1280);
+      await shot(page, options.name, { fullPage: true });
     }
   });
 

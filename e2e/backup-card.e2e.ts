@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { billingSection, eventually, gotoBilling, useHarness } from './support/billing.ts';
+import { billingSection, eventually, gotoBilling, shot, useHarness } from './support/billing.ts';
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
 import { toastWith } from './support/payments.ts';
 
@@ -8,12 +8,8 @@ import { toastWith } from './support/payments.ts';
 // menu, shown with its badge, unmarked again; light, dark and 375 px, with axe on each state.
 
 const harness = useHarness();
-const SHOTS = process.env.E2E_SCREENSHOTS;
 
 /** The viewport, with the cards in it (the menu is a portal beside them). */
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
 
 function cardRow(section: Locator, last4: string): Locator {
   return section.getByRole('listitem').filter({ hasText: last4 });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { billingSection, dollars, gotoBilling, useHarness } from './support/billing.ts';
+import { billingSection, dollars, gotoBilling, shot, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 import {
   apiPaymentMethods,
@@ -13,12 +13,6 @@ import {
 // Issue 13, items 4 and 5, in real Chromium against the real product: restricted-co's overdue
 // restriction leads to paying its invoice (not to the spend cap), its declining card says so, and
 // the hosted invoice page offers the organization's saved cards.
-
-const SHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-}
 
 interface ApiInvoice {
   id: string;

@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { payLinkKey, payLinkSecret } from '../api/src/services/payments/pay-links.ts';
-import { dollars, useHarness, waitForNotFound } from './support/billing.ts';
+import { dollars, shot, useHarness, waitForNotFound } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 import { fillCard, TEST_CARDS } from './support/payments.ts';
 
@@ -10,11 +9,6 @@ import { fillCard, TEST_CARDS } from './support/payments.ts';
 // a signed-in member who may pay is offered the saved cards on the same link.
 
 const harness = useHarness();
-const SHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 interface OpenInvoice {
   id: string;
@@ -57,7 +51,7 @@ describe("an invoice's payment link", () => {
     expect(await page.getByRole('radio').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Back to billing' }).count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'pay-link-visitor-light');
+    await shot(page, 'pay-link-visitor-light', { fullPage: true });
 
     await fillCard(page.locator('main'), TEST_CARDS.visa);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
@@ -67,7 +61,7 @@ describe("an invoice's payment link", () => {
       .getByText(`${dollars(invoice.amount_due)} was charged to your card. Thank you.`)
       .waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'pay-link-visitor-paid');
+    await shot(page, 'pay-link-visitor-paid', { fullPage: true });
 
     // The owner sees it paid and the restriction gone.
     const owner = await harness().sessionPage('owner@example.com');
@@ -96,7 +90,7 @@ describe("an invoice's payment link", () => {
     await readonly.getByRole('group', { name: 'Pay with card' }).waitFor();
     expect(await readonly.getByRole('radio').count()).toBe(0);
     expect(await seriousAxeViolations(readonly)).toEqual([]);
-    await shot(readonly, 'pay-link-readonly-dark-375');
+    await shot(readonly, 'pay-link-readonly-dark-375', { fullPage: true });
 
     const owner = await harness().sessionPage('owner@example.com');
     await owner.goto(invoice.link);

@@ -7,6 +7,7 @@ import {
   dollars,
   gotoBilling,
   NEED_PERMISSIONS,
+  shot,
   useHarness,
 } from './support/billing.ts';
 
@@ -14,12 +15,7 @@ import {
 // in real Chromium against the real server, with axe on each state.
 
 const harness = useHarness();
-const SHOTS = process.env.E2E_SCREENSHOTS;
 const PATH = '/platform/organizations/payg-co/billing/spend-alert';
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-}
 
 const banner = (page: Page) => page.getByTestId('spend-alert-banner');
 

@@ -1,17 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
-import { billingSection, gotoBilling, useHarness } from './support/billing.ts';
+import { billingSection, gotoBilling, shot, useHarness } from './support/billing.ts';
 
 // Issue 12: the spend cap panel (?panel=costControl) and the restriction banners that lead to it,
 // in real Chromium against the real server, with axe on each state.
 
 const harness = useHarness();
-const SHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-}
 
 function panel(page: Page) {
   return page.getByRole('dialog', { name: 'Spend cap' });

@@ -1,21 +1,15 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifySignature } from '../api/src/services/webhooks/signature.ts';
-import { useHarness } from './support/billing.ts';
+import { expectCleanPage, shot, useHarness } from './support/billing.ts';
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
 
 // Issue 15, items 6-7: the webhooks page in real Chromium against the real server, delivering to a
 // real receiver on loopback (any address is allowed outside production mode), with axe on each state.
 
 const harness = useHarness({ WEBHOOK_INTERVAL_SECONDS: '1' });
-const SHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 const receiver = createServer((request, response) => {
@@ -61,14 +55,14 @@ describe('the webhooks page', () => {
     await dialog.getByLabel('invoice.paid').check();
     await dialog.getByLabel('invoice.finalized').check();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'webhooks-add-light');
+    await shot(page, 'webhooks-add-light', { fullPage: true });
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
 
     const added = page.getByRole('dialog', { name: 'Endpoint added' });
     const secret = (await added.getByLabel('Signing secret', { exact: true }).innerText()).trim();
     expect(secret).toMatch(/^whsec_/);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'webhooks-secret-light');
+    await shot(page, 'webhooks-secret-light', { fullPage: true });
     await added.getByRole('button', { name: 'Done' }).click();
     await added.waitFor({ state: 'hidden' });
     // Focus back on the opener ("Add endpoint" in the header).
@@ -97,7 +91,7 @@ describe('the webhooks page', () => {
     expect(row).toMatch(/\d+ ms/);
     expect(row).toContain('{"received":true}');
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shot(page, 'webhooks-delivery-light');
+    await shot(page, 'webhooks-delivery-light', { fullPage: true });
 
     await deliveries.getByRole('button', { name: /^Resend webhook.test/ }).click();
     await deliveries.getByText(/^2$/).waitFor({ timeout: ACTION_TIMEOUT_MS });
@@ -152,12 +146,8 @@ describe('the webhooks page', () => {
       const shown = page.getByRole('group', { name: receiverUrl });
       await shown.getByRole('button', { name: 'Deliveries' }).click();
       await shown.getByRole('list', { name: 'Deliveries' }).getByText('Succeeded').waitFor();
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      // Nothing runs off the side of a phone.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        options.width ?? 1280,
-      );
-      await shot(page, options.name);
+      await expectCleanPage(page, options.width ?? 1280);
+      await shot(page, options.name, { fullPage: true });
     }
   });
 

@@ -1,6 +1,6 @@
 import type { Locator, Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
-import { ACTION_TIMEOUT_MS, startHarness, type Harness } from './harness.ts';
+import { ACTION_TIMEOUT_MS, seriousAxeViolations, startHarness, type Harness } from './harness.ts';
 
 /** The spec's section anchors, in the spec's order (billing-spec.md §2). */
 export const ALL_SECTIONS = [
@@ -100,4 +100,22 @@ export function useHarness(env: Record<string, string> = {}): () => Harness {
     if (!h) throw new Error('the harness did not start');
     return h;
   };
+}
+
+/** With E2E_SCREENSHOTS=<folder>, saves the page there as <name>.png, to be looked at (not compared). */
+export async function shot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  const folder = process.env.E2E_SCREENSHOTS;
+  if (folder) await page.screenshot({ path: `${folder}/${name}.png`, ...options });
+}
+
+/** The page passes axe (serious and critical) and nothing runs off its side at `width`. */
+export async function expectCleanPage(page: Page, width: number): Promise<void> {
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    width,
+  );
 }
