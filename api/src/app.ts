@@ -152,8 +152,9 @@ export async function buildApp({
   });
   await app.register(csrf, { config });
   const readCache = onOrganizationChange && config.READ_CACHE === 'on' ? new ReadCache() : null;
-  if (readCache)
-    await onOrganizationChange?.((organizationId) => readCache.changed(organizationId));
+  if (onOrganizationChange && readCache) {
+    await onOrganizationChange((organizationId) => readCache.changed(organizationId));
+  }
   await app.register(readCachePlugin, { cache: readCache, clock });
 
   await app.register(authRoutes, { db, clock });

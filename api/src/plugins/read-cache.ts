@@ -12,8 +12,8 @@ interface Answer {
 /**
  * Finished answers of the billing page's reads (routes with `config.readCache`), for the embedded database
  * only, whose writes all go through this process. An answer is kept per caller (user and role, or access
- * token), organization, address and second: the reads that depend on the time (the upcoming invoice, the
- * add-ons in effect) are priced to the second anyway, as the cycle cache does. A write to any of the
+ * token), organization, address and second: those reads compute at the start of their second (`readTime`),
+ * so a kept answer is what any moment of that second would compute. A write to any of the
  * organization's billing tables is announced at its commit, before the writer's call returns (migration
  * 0029), and forgets the organization's answers, so a read after a write sees it.
  *
