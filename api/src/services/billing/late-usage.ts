@@ -113,7 +113,12 @@ export async function readLateUsage(
         {
           planId: closed.planId,
           usageBillingEnabled: closed.usageBillingEnabled,
-          period: { start: seconds(closed.cycleStart), end: seconds(closed.cycleEnd) },
+          period: {
+            start: seconds(closed.cycleStart),
+            end: seconds(closed.cycleEnd),
+            // A cycle a plan change cut short: its sizes and credits count the part of the month it ran.
+            ...(closed.scheduledEnd ? { scheduledEnd: seconds(closed.scheduledEnd) } : {}),
+          },
           projects: closed.projects,
         },
         cycleUsageOf(cycle.flatMap(billedPart), refOf),
