@@ -88,8 +88,10 @@ describe.each(testDatabases())('usage by event time (%s)', (database) => {
     const only = await organizationIdOf(db(), slug);
     await runBillingJobs({ db: db(), gateway: server.gateway, clock }, clock.now(), only);
   };
-  const lineOf = (lines: readonly UpcomingInvoiceLine[], metric: string) =>
-    lines.filter((line) => line.usage_metric === metric);
+  const lineOf = <Line extends Pick<UpcomingInvoiceLine, 'usage_metric'>>(
+    lines: readonly Line[],
+    metric: string,
+  ) => lines.filter((line) => line.usage_metric === metric);
   const invoiceLines = async (slug: string, id: string) =>
     invoiceDetailSchema.parse((await owner.get(`${base(slug)}/invoices/${id}`)).body).lines;
   const latestInvoiceId = async (slug: string) => {

@@ -149,6 +149,8 @@ export interface ClosedCyclesTable {
   organization_id: string;
   cycle_start: Timestamp;
   cycle_end: Timestamp;
+  /** The end the cycle was scheduled to have (after cycle_end when a plan change cut it short); null before 0030. */
+  scheduled_end: ColumnType<Date | null, Date | null | undefined, Date | null>;
   plan_id: PlanId;
   usage_billing_enabled: boolean;
   projects: ColumnType<{ ref: string; name: string }[], string, string>;

@@ -7,6 +7,12 @@ export interface ClosedCycleRecord {
   organizationId: string;
   cycleStart: Date;
   cycleEnd: Date;
+  /**
+   * The end the cycle was scheduled to have: its end when it ran its course, later when a plan change
+   * cut it short (its GB-months and compute credits scale by the part it ran, product-decisions §15).
+   * Null for cycles closed before it was kept: priced as whole months.
+   */
+  scheduledEnd: Date | null;
   planId: PlanId;
   usageBillingEnabled: boolean;
   projects: readonly { ref: string; name: string }[];
@@ -23,6 +29,7 @@ export async function recordClosedCycle(db: Db, record: ClosedCycleRecord): Prom
       organization_id: record.organizationId,
       cycle_start: record.cycleStart,
       cycle_end: record.cycleEnd,
+      scheduled_end: record.scheduledEnd,
       plan_id: record.planId,
       usage_billing_enabled: record.usageBillingEnabled,
       projects: JSON.stringify(record.projects),
@@ -63,6 +70,7 @@ export async function closedCyclesOf(
     organizationId: row.organization_id,
     cycleStart: row.cycle_start,
     cycleEnd: row.cycle_end,
+    scheduledEnd: row.scheduled_end,
     planId: row.plan_id,
     usageBillingEnabled: row.usage_billing_enabled,
     projects: row.projects,

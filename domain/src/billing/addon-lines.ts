@@ -4,7 +4,7 @@ import * as Q from '../money/rational.ts';
 import { roundHalfUp } from '../money/round.ts';
 import { ADDON_DEFINITIONS, ADDON_METRICS, type AddonDefinition } from './addons.ts';
 import { breakdownOf, QUANTITY_DECIMALS } from './breakdown.ts';
-import { cycleHours, type BillingWindow, type ExactAddonHours } from './invoice-input.ts';
+import { scheduledCycleHours, type BillingWindow, type ExactAddonHours } from './invoice-input.ts';
 import { invoiceLine } from './invoice-line.ts';
 import type { UpcomingInvoiceLine } from './schemas.ts';
 
@@ -36,8 +36,10 @@ function addonLine(
     ref === first
       ? (addon.firstProjectMonthlyPriceCents ?? addon.monthlyPriceCents)
       : addon.monthlyPriceCents;
-  // The monthly price spread over the hours of this cycle: a whole cycle costs exactly the price.
-  const perHour = (ref: string) => Q.divide(Q.rational(monthly(ref)), cycleHours(window.period));
+  // The monthly price spread over the hours of this cycle as scheduled: a whole cycle costs exactly
+  // the price, one a plan change cut short only its hours.
+  const month = scheduledCycleHours(window.period);
+  const perHour = (ref: string) => Q.divide(Q.rational(monthly(ref)), month);
   const shares = entries.map((entry) => ({
     projectRef: entry.projectRef,
     weight: Q.multiply(entry.hours, perHour(entry.projectRef)),
@@ -57,7 +59,7 @@ function addonLine(
     usageOriginal: Q.toNumber(hours, QUANTITY_DECIMALS),
     // The plan includes none of an add-on's hours.
     includedQuantity: 0,
-    quantity: Q.divide(hours, cycleHours(window.period)),
+    quantity: Q.divide(hours, month),
     unitPrice: prices.size === 1 && onlyPrice !== undefined ? Q.rational(onlyPrice) : null,
     breakdown: breakdownOf(amount, shares, window.projects),
   });

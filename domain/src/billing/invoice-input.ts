@@ -15,6 +15,12 @@ export interface BillingPeriod {
   readonly start: number;
   /** Unix seconds, exclusive. */
   readonly end: number;
+  /**
+   * The end the cycle was scheduled to have, when a plan change cut it short at `end` (unix seconds,
+   * not before `end`). Absent: the cycle ran to its scheduled end. The cycle's time-integrated
+   * allowances scale with `end − start` over `scheduledEnd − start` (product-decisions §15).
+   */
+  readonly scheduledEnd?: number;
 }
 
 export interface InvoiceProject {
@@ -126,9 +132,12 @@ export function exactQuantity(quantity: Quantity, what: string): Rational {
 }
 
 export function toBillingWindow(input: UpcomingInvoiceInput): BillingWindow {
-  const { start, end } = input.period;
+  const { start, end, scheduledEnd } = input.period;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start) {
     throw new RangeError('The billing period must be whole unix seconds with end after start');
+  }
+  if (scheduledEnd !== undefined && (!Number.isSafeInteger(scheduledEnd) || scheduledEnd < end)) {
+    throw new RangeError("A cycle's scheduled end must be whole unix seconds, not before its end");
   }
   const usage = new Map<QuotaMetric, Rational>();
   for (const [metric, value] of Object.entries(input.usage) as [
@@ -140,7 +149,10 @@ export function toBillingWindow(input: UpcomingInvoiceInput): BillingWindow {
   return {
     planId: input.planId,
     usageBillingEnabled: input.usageBillingEnabled,
-    period: { start, end },
+    period:
+      scheduledEnd === undefined || scheduledEnd === end
+        ? { start, end }
+        : { start, end, scheduledEnd },
     asOf: Math.min(end, Math.max(start, Math.floor(input.asOf))),
     projects: input.projects.map(({ ref, name }) => ({ ref, name })),
     compute: input.compute.map((entry) => ({
@@ -171,4 +183,23 @@ export function toBillingWindow(input: UpcomingInvoiceInput): BillingWindow {
 /** Hours of the whole cycle, exactly. */
 export function cycleHours(period: BillingPeriod): Rational {
   return rational(period.end - period.start, 3600);
+}
+
+/**
+ * Hours of the month the cycle was scheduled to be: from its start to its scheduled end. Monthly
+ * prices spread per hour (add-ons) are spread over these, so a cycle cut short pays only its hours.
+ */
+export function scheduledCycleHours(period: BillingPeriod): Rational {
+  return rational((period.scheduledEnd ?? period.end) - period.start, 3600);
+}
+
+/**
+ * The cycle's fraction of a month (product-decisions §15): its length over the length it was scheduled
+ * to have, exactly; 1 for a cycle that ran to its scheduled end. GB-months and the compute credits of a
+ * cycle cut short by a plan change scale by it; count quotas do not.
+ */
+export function cycleFraction(period: BillingPeriod): Rational {
+  const scheduledEnd = period.scheduledEnd ?? period.end;
+  if (scheduledEnd <= period.end) return rational(1);
+  return rational(period.end - period.start, scheduledEnd - period.start);
 }

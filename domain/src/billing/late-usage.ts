@@ -7,6 +7,7 @@ import { isComputeMetric } from './compute.ts';
 import { computeCreditsLine } from './compute-credits.ts';
 import { computeLines } from './compute-lines.ts';
 import {
+  cycleFraction,
   toBillingWindow,
   type BillingPeriod,
   type BillingWindow,
@@ -14,6 +15,7 @@ import {
   type Quantity,
 } from './invoice-input.ts';
 import { invoiceLine } from './invoice-line.ts';
+import { isTimeIntegrated } from './overage.ts';
 import { overageLines } from './overage-lines.ts';
 import { isQuotaMetric, QUOTA_DEFINITIONS, type QuotaMetric } from './quotas.ts';
 import type { PricedInvoice, UpcomingInvoiceLine } from './schemas.ts';
@@ -24,6 +26,7 @@ import type { CappedOverage } from './spend-cap/overage-reading.ts';
 export interface ClosedCycleTerms {
   readonly planId: PlanId;
   readonly usageBillingEnabled: boolean;
+  /** With its scheduled end when a plan change cut it short: its GB-months and credits scale by it. */
   readonly period: BillingPeriod;
   /** The organization's projects when the cycle closed: per-project quotas count them. */
   readonly projects: readonly { readonly ref: string; readonly name: string }[];
@@ -63,10 +66,16 @@ export function cycleUsageLines(terms: ClosedCycleTerms, usage: CycleUsage): Upc
   return usageLinesOf(usageWindow(terms, usage));
 }
 
-/** The exact quantity a usage line counts in a window; null for the credits, which count none. */
+/**
+ * The exact quantity a usage line counts in a window (a size's GB-months in a cycle cut short); null
+ * for the credits, which count none.
+ */
 function quantityOf(window: BillingWindow, line: UpcomingInvoiceLine): Q.Rational | null {
   const metric = line.usage_metric;
-  if (metric !== null && isQuotaMetric(metric)) return window.usage.get(metric) ?? Q.ZERO;
+  if (metric !== null && isQuotaMetric(metric)) {
+    const usage = window.usage.get(metric) ?? Q.ZERO;
+    return isTimeIntegrated(metric) ? Q.multiply(usage, cycleFraction(window.period)) : usage;
+  }
   if (metric === null || !isComputeMetric(metric)) return null;
   const kind = line.metadata.is_branch
     ? 'branch'

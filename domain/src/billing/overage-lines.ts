@@ -1,6 +1,6 @@
 import * as Q from '../money/rational.ts';
 import { breakdownOf, QUANTITY_DECIMALS } from './breakdown.ts';
-import { cycleHours, type BillingWindow } from './invoice-input.ts';
+import { cycleFraction, cycleHours, type BillingWindow } from './invoice-input.ts';
 import { invoiceLine } from './invoice-line.ts';
 import { USAGE_METRIC_DEFINITIONS } from './metrics.ts';
 import { overageOf, type QuotaContext } from './overage.ts';
@@ -16,7 +16,11 @@ export function overagePriceDescription(metric: QuotaMetric): string {
 }
 
 export function quotaContextOf(window: BillingWindow): QuotaContext {
-  return { projectCount: window.projects.length, cycleHours: cycleHours(window.period) };
+  return {
+    projectCount: window.projects.length,
+    cycleHours: cycleHours(window.period),
+    cycleFraction: cycleFraction(window.period),
+  };
 }
 
 /**
@@ -46,7 +50,8 @@ export function overageLines(window: BillingWindow): UpcomingInvoiceLine[] {
         amount: result.cents,
         unitPriceDesc: overagePriceDescription(metric),
         usageMetric: metric,
-        usageOriginal: Q.toNumber(usage, QUANTITY_DECIMALS),
+        // In a cycle cut short, a size's GB-months: its average × the cycle's fraction of a month.
+        usageOriginal: Q.toNumber(result.used, QUANTITY_DECIMALS),
         // The quota, in the usage's unit: usage − included is the overage the quantity counts.
         includedQuantity: Q.toNumber(result.included, QUANTITY_DECIMALS),
         // The overage beyond the quota, counted in the unit the price is stated for (GB, million).

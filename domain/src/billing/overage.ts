@@ -3,6 +3,7 @@ import * as Q from '../money/rational.ts';
 import { roundHalfUp } from '../money/round.ts';
 import type { PlanId } from '../organization/plans.ts';
 import { isSpendCapOn } from './billing-plans.ts';
+import { USAGE_METRIC_DEFINITIONS } from './metrics.ts';
 import { QUOTA_DEFINITIONS, quotaFor, type Quota, type QuotaMetric } from './quotas.ts';
 import { priceRational } from './unit-price.ts';
 
@@ -10,6 +11,20 @@ import { priceRational } from './unit-price.ts';
 export interface QuotaContext {
   readonly projectCount: number;
   readonly cycleHours: Q.Rational;
+  /**
+   * The cycle's fraction of a month (`cycleFraction`): below 1 for a cycle a plan change cut short.
+   * Absent: 1.
+   */
+  readonly cycleFraction?: Q.Rational;
+}
+
+/**
+ * Whether a metric is billed per unit-month on its average over the cycle (database and storage size
+ * in GB-months, disk IOPS and throughput per month): its usage and its quota count the cycle's
+ * fraction of a month. Summed, distinct and peak metrics keep their whole quota in any cycle.
+ */
+export function isTimeIntegrated(metric: QuotaMetric): boolean {
+  return USAGE_METRIC_DEFINITIONS[metric].aggregation === 'average';
 }
 
 /** The included amount in the metric's unit; 0 when the metric is not available on the plan. */
@@ -41,6 +56,12 @@ export function isOverageBilled(
 }
 
 export interface Overage {
+  /**
+   * The usage the line counts: the usage itself, or for a time-integrated metric its average × the
+   * cycle's fraction of a month (GB-months).
+   */
+  readonly used: Q.Rational;
+  /** The quota, counted the same way as `used`. */
   readonly included: Q.Rational;
   readonly overage: Q.Rational;
   /** The exact cost of the overage, before the line's one rounding. */
@@ -56,9 +77,19 @@ export function overageOf(
   usage: Q.Rational,
   context: QuotaContext,
 ): Overage {
-  const included = includedUnits(quotaFor(planId, metric), context);
-  const overage = Q.max(Q.ZERO, Q.subtract(usage, included));
+  // A shortened cycle's GB-months: its average over its fraction of a month, against the quota over it.
+  const fraction = isTimeIntegrated(metric) ? (context.cycleFraction ?? Q.ONE) : Q.ONE;
+  const used = Q.multiply(usage, fraction);
+  const included = Q.multiply(includedUnits(quotaFor(planId, metric), context), fraction);
+  const overage = Q.max(Q.ZERO, Q.subtract(used, included));
   const exactCents = Q.multiply(overage, priceRational(QUOTA_DEFINITIONS[metric].price));
   const billed = isOverageBilled(planId, usageBillingEnabled, metric);
-  return { included, overage, exactCents, billed, cents: billed ? roundHalfUp(exactCents) : 0 };
+  return {
+    used,
+    included,
+    overage,
+    exactCents,
+    billed,
+    cents: billed ? roundHalfUp(exactCents) : 0,
+  };
 }

@@ -39,6 +39,7 @@ export function rational(num: bigint | number, den: bigint | number = 1n): Ratio
 }
 
 export const ZERO: Rational = rational(0n);
+export const ONE: Rational = rational(1n);
 
 /**
  * The decimal a person means by a number: 0.1 is 1/10 (not the nearest double). Uses the shortest

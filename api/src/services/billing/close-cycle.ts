@@ -107,6 +107,7 @@ export async function closeCycle(
       organizationId,
       cycleStart: periodStart,
       cycleEnd: periodEnd,
+      scheduledEnd: periodEnd,
       planId: subscription.plan_id,
       usageBillingEnabled: subscription.usage_billing_enabled,
       projects: data.input.projects,

@@ -36,6 +36,11 @@ export interface CycleSubject {
   usageBillingEnabled: boolean;
   periodStart: Date;
   periodEnd: Date;
+  /**
+   * The end the cycle was scheduled to have, when it is priced as cut short at `periodEnd` (a plan
+   * change): its sizes and compute credits count the part of the month it ran (product-decisions §15).
+   */
+  scheduledEnd?: Date;
   /** The subscription's late_usage_since: closed cycles from then on have usage to bill late. */
   lateUsageSince?: Date | null;
   /**
@@ -264,7 +269,11 @@ export async function loadCycleData(
     input: {
       planId: subject.planId,
       usageBillingEnabled: subject.usageBillingEnabled,
-      period: { start: seconds(start), end: seconds(end) },
+      period: {
+        start: seconds(start),
+        end: seconds(end),
+        ...(subject.scheduledEnd ? { scheduledEnd: seconds(subject.scheduledEnd) } : {}),
+      },
       asOf: seconds(until),
       projects: projects.map((project) => ({ ref: project.ref, name: project.name })),
       compute: [...compute.values()],

@@ -124,7 +124,12 @@ export async function readLateUsage(
     // A cycle with no terms on record closed before they were kept, without an invoice of ours
     // (free, or billed by a partner): nothing of it is billed here, late or not.
     if (!closed) continue;
-    const period = { start: seconds(closed.cycleStart), end: seconds(closed.cycleEnd) };
+    const period = {
+      start: seconds(closed.cycleStart),
+      end: seconds(closed.cycleEnd),
+      // A cycle a plan change cut short: its sizes and credits count the part of the month it ran.
+      ...(closed.scheduledEnd ? { scheduledEnd: seconds(closed.scheduledEnd) } : {}),
+    };
     const reportedUsage = cycleUsageOf(cycle.map(reportedPart), refOf);
     lines.push(
       ...lateUsageLines(

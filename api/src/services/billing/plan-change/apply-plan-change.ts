@@ -88,6 +88,8 @@ export async function applyPlanChangeIn(
     organizationId,
     cycleStart: change.cycle_start,
     cycleEnd: at,
+    // Cut short at the change: its late usage is priced by the part of the month it ran.
+    scheduledEnd: change.cycle_end,
     planId: change.from_plan,
     usageBillingEnabled: change.from_usage_billing_enabled,
     projects: change.projects,

@@ -97,7 +97,12 @@ export async function priceChange(
       planId: from.plan,
       usageBillingEnabled: from.usageBillingEnabled,
       periodStart: cycle.start,
-      periodEnd: cycle.end,
+      // The ending cycle is priced as it will have run: cut short at the change, its sizes billed in
+      // GB-months and its compute credits its share of the month's (product-decisions §15). A change
+      // at the cycle's very first second leaves nothing to price but the whole cycle at its start.
+      ...(at > seconds(cycle.start)
+        ? { periodEnd: new Date(at * 1000), scheduledEnd: cycle.end }
+        : { periodEnd: cycle.end }),
       // Usage that reached earlier, closed cycles late is left to the next close: it is not this
       // cycle's, and the change does not record it as billed.
       lateUsageSince: null,
