@@ -45,7 +45,6 @@ import {
 import { refreshCharge } from '../../payments/open-charges.ts';
 import type { PaymentDeps } from '../../payments/payment-deps.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../../payments/payment-methods.ts';
-import { applyProfileUpdate } from '../../payments/settle-charge.ts';
 import { settleCharge } from '../../payments/refund-charge.ts';
 import { closesAt } from '../close-grace.ts';
 import { newId } from '../ids.ts';
@@ -234,8 +233,9 @@ export async function changePlan(
     throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
   }
 
-  // Billing details sent with the change update the customer first, as the card form does: checked
-  // by the profile's own rules (400 naming the field), and on the invoice the change issues.
+  // Billing details sent with the change are checked now by the profile's own rules (400 naming the
+  // field), frozen with it, and saved when it is applied (so they are on the invoice it issues): a
+  // declined or abandoned change writes none of them (product-decisions §15).
   const profileUpdate = await profileUpdateOf(db, organizationId, body);
   await settleExpiredChange(deps, organizationId);
   const priced: FrozenChange = toggle
@@ -274,10 +274,6 @@ export async function changePlan(
       if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
       paymentMethod = method;
     }
-    if (profileUpdate) {
-      await applyProfileUpdate(trx, organizationId, profileUpdate, input.audit, clock.now());
-    }
-
     const wallNow = clock.now();
     const change = await insertChange(trx, {
       key,
