@@ -205,6 +205,7 @@ export async function buildApp({
     gateway,
     clock,
     projectUpdatesDisabled: config.DISABLE_PROJECT_CREATION_AND_UPDATES,
+    closeGraceMinutes: config.BILLING_CLOSE_GRACE_MINUTES,
     membersAtFreeLimit: async (db, organizationId) =>
       (await membersAtFreeProjectLimit(db, organizationId)).map(
         (member) => member.username || member.primary_email,

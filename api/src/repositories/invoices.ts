@@ -268,12 +268,22 @@ export async function findInvoice(
     amount_paid: row.amount_paid_cents,
     billing_name: row.billing_name,
     billing_email: row.billing_email,
-    billing_address: row.billing_address as InvoiceDetail['billing_address'],
+    billing_address: invoiceAddress(row.billing_address),
     tax_id: row.tax_id as InvoiceDetail['tax_id'],
     finalized_at: seconds(row.finalized_at),
     paid_at: row.paid_at ? seconds(row.paid_at) : null,
     paid_with: row.amount_paid_cents > 0 ? await paidWith(db, invoiceId) : null,
   };
+}
+
+/**
+ * The address the invoice was finalized with: kept as the profile had it, where an address without a
+ * second line or a state has no such keys; the invoice states them as null.
+ */
+function invoiceAddress(stored: unknown): InvoiceDetail['billing_address'] {
+  if (!stored) return null;
+  const address = stored as NonNullable<InvoiceDetail['billing_address']>;
+  return { ...address, line2: address.line2 ?? null, state: address.state ?? null };
 }
 
 /**

@@ -43,7 +43,8 @@ const subscriptionChangeRoutes: FastifyPluginAsyncZod<PlanChangeDeps> = async (a
         summary: 'Price a change of plan now: the change invoice, the charge today, the estimate',
         description:
           'Accepts the `Version: 2` header. Send `proration_date` back with the change (within 10 ' +
-          'minutes): it is charged exactly `charge_today`.',
+          'minutes): it is charged exactly `charge_today`. Between the end of the cycle and its close ' +
+          '(BILLING_CLOSE_GRACE_MINUTES later): 409, saying when to try again.',
         params: orgParamsSchema,
         body: subscriptionPreviewBodySchema,
         response: { 200: subscriptionPreviewSchema, ...errors },
@@ -69,7 +70,9 @@ const subscriptionChangeRoutes: FastifyPluginAsyncZod<PlanChangeDeps> = async (a
           'Honours Idempotency-Key. Applied at once when nothing is due; otherwise the card ' +
           '(`payment_method`, else the default) is charged and the change is applied when the payment ' +
           'succeeds. `requires_action`: confirm `pending_payment_intent_secret` in the browser, then POST ' +
-          '/billing/subscription/confirm. A decline answers 402 and changes nothing.',
+          '/billing/subscription/confirm. A decline answers 402 and changes nothing. Between the end of ' +
+          'the cycle and its close: 409 saying when to try again, except a change sent back with the ' +
+          '`proration_date` of a preview taken before the end.',
         params: orgParamsSchema,
         headers: idempotencyHeadersSchema,
         body: subscriptionUpdateBodySchema,

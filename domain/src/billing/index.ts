@@ -18,6 +18,7 @@ export * from './format.ts';
 export * from './plan-change.ts';
 export * from './plan-change-rules.ts';
 export * from './plan-change-contract.ts';
+export * from './cycle-closing.ts';
 export * from './entitlements.ts';
 export * from './plan-cards.ts';
 export * from './upgrade-survey.ts';

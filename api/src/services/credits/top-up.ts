@@ -25,7 +25,7 @@ import type { Captcha } from '../captcha/captcha.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../payments/charge-progress.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payments/payment-methods.ts';
-import type { ProfileUpdate } from '../payments/settle-charge.ts';
+import type { ProfileUpdate } from '../payments/profile-update.ts';
 
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used for a different top-up';

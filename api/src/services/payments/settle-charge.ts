@@ -1,32 +1,14 @@
 import { cardLabel, enqueueBillingEmail } from '../email/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
-import type { CustomerAddress, TaxId } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { lockCharge, type ChargeRow } from '../../repositories/charges.ts';
-import {
-  getCustomerProfile,
-  getTaxId,
-  saveCustomer,
-  saveTaxId,
-} from '../../repositories/customers.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { applyPlanChangeIn, resolve } from '../billing/plan-change/apply-plan-change.ts';
 import { liftOverdueRestriction } from '../billing/restrictions.ts';
 import type { PaymentIntentState } from './payment-gateway.ts';
 import { chargedCard, recordPaymentFailure } from './audit-payment.ts';
-import {
-  changedFields,
-  recordAudit,
-  storedAuditContext,
-  type AuditContext,
-} from '../audit/record-audit.ts';
-
-/** What a top-up asked to change on the billing profile; applied only when its charge succeeds. */
-export interface ProfileUpdate {
-  billing_name?: string;
-  address?: CustomerAddress;
-  tax_id?: TaxId;
-}
+import { recordAudit, storedAuditContext } from '../audit/record-audit.ts';
+import { applyStoredProfileUpdate } from './profile-update.ts';
 
 /** How long a payment may wait for the customer's 3-D Secure answer before it is abandoned. */
 export const ACTION_TIMEOUT_MS = 60 * 60_000;
@@ -174,10 +156,7 @@ async function applyEffect(
     if (credited.numUpdatedRows !== 1n) {
       throw new Error(`Top-up ${charge.id}: the organization has no subscription to credit`);
     }
-    if (charge.profile_update) {
-      const update = charge.profile_update as ProfileUpdate;
-      await applyProfileUpdate(trx, charge.organization_id, update, audit, wallNow);
-    }
+    await applyStoredProfileUpdate(trx, charge, wallNow);
     const { customer_balance_cents: balance } = await trx
       .selectFrom('subscriptions')
       .select('customer_balance_cents')
@@ -277,43 +256,4 @@ async function applyEffect(
     invoice.id,
   );
   return null;
-}
-
-export async function applyProfileUpdate(
-  trx: Db,
-  organizationId: string,
-  update: ProfileUpdate,
-  audit: AuditContext,
-  at: Date,
-): Promise<void> {
-  if (update.billing_name !== undefined || update.address !== undefined) {
-    const current = await getCustomerProfile(trx, organizationId);
-    const billingName = update.billing_name ?? current.billing_name;
-    // The request checked that an address comes with a name; a name removed since leaves the profile be.
-    if (billingName) {
-      const before = { billing_name: current.billing_name, address: current.address };
-      const after = { billing_name: billingName, address: update.address ?? current.address };
-      await saveCustomer(trx, organizationId, after);
-      const changed = changedFields(before, after);
-      if (changed) {
-        const target = { type: 'customer', id: organizationId } as const;
-        await recordAudit(trx, audit, {
-          ...{ organizationId, action: 'customer.updated', target, ...changed },
-          at,
-        });
-      }
-    }
-  }
-  if (update.tax_id) {
-    const before = await getTaxId(trx, organizationId);
-    await saveTaxId(trx, organizationId, update.tax_id);
-    const after = await getTaxId(trx, organizationId);
-    if (JSON.stringify(before) !== JSON.stringify(after)) {
-      const target = { type: 'tax_id', id: organizationId } as const;
-      await recordAudit(trx, audit, {
-        ...{ organizationId, action: 'tax_id.set', target },
-        ...{ before: { tax_id: before }, after: { tax_id: after }, at },
-      });
-    }
-  }
 }

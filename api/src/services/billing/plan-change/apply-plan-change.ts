@@ -19,6 +19,7 @@ import { issueChangeInvoice } from './issue-change-invoice.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
 import { recordAudit, storedAuditContext } from '../../audit/record-audit.ts';
+import { applyStoredProfileUpdate } from '../../payments/profile-update.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =
   'The plan change had expired or failed before this payment completed.';
@@ -80,6 +81,7 @@ export async function applyPlanChangeIn(
     return REFUND_SUBSCRIPTION_MOVED;
   }
 
+  await applyStoredProfileUpdate(trx, change, wallNow);
   const at = change.changed_at;
   const total = Number(change.total_cents);
   const creditApplied = Number(change.credit_applied_cents);

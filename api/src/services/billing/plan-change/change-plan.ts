@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   BILLING_PLANS,
   CHANGE_IN_PROGRESS_MESSAGE,
+  cycleClosingMessage,
   membersAtFreeLimitMessage,
   PAYMENT_METHOD_REQUIRED_MESSAGE,
   PENDING_CHANGE_TTL_SECONDS,
@@ -44,8 +45,8 @@ import {
 import { refreshCharge } from '../../payments/open-charges.ts';
 import type { PaymentDeps } from '../../payments/payment-deps.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../../payments/payment-methods.ts';
-import { applyProfileUpdate } from '../../payments/settle-charge.ts';
 import { settleCharge } from '../../payments/refund-charge.ts';
+import { closesAt } from '../close-grace.ts';
 import { newId } from '../ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
 import { auditContextJson, recordAudit, type AuditContext } from '../../audit/record-audit.ts';
@@ -73,9 +74,27 @@ export interface PlanChangeDeps extends PaymentDeps {
   projectUpdatesDisabled: boolean;
   /** Owners and administrators of the organization who have reached their free project limit. */
   membersAtFreeLimit: (db: Db, organizationId: string) => Promise<string[]>;
+  /** BILLING_CLOSE_GRACE_MINUTES: how long after its end the billing job closes a cycle. */
+  closeGraceMinutes: number;
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/**
+ * The subscription's cycle has ended and the billing job has not closed it yet (the late-usage grace,
+ * decision 005): nothing can be priced against it any more, and the next cycle does not exist yet. A
+ * change then is refused with 409 and when to try again (product-decisions §15), never a 5xx.
+ */
+function refuseWhileCycleCloses(
+  deps: PlanChangeDeps,
+  subscription: SubscriptionState,
+  now: Date,
+): void {
+  const end = subscription.current_period_end;
+  if (now < end) return;
+  const closes = closesAt(end, deps.closeGraceMinutes);
+  throw new HttpError(409, cycleClosingMessage(seconds(end), seconds(closes), seconds(now)));
+}
 
 async function spendCapRefusalFor(
   deps: PlanChangeDeps,
@@ -129,6 +148,7 @@ export async function previewChange(
   const subscription = await getSubscription(deps.db, organizationId);
   await refusalFor(deps, organizationId, subscription, tier);
   const now = deps.clock.now();
+  refuseWhileCycleCloses(deps, subscription, now);
   const priced = await priceChange(deps.db, organizationId, subscription, tier, seconds(now));
   await saveQuote(deps.db, organizationId, userId, priced, now);
   return priced.preview;
@@ -167,10 +187,13 @@ export async function changePlan(
 
   const subscription = await getSubscription(db, organizationId);
   const target = planIdOfTier(body.tier);
+  const askedAt = clock.now();
+  const now = seconds(askedAt);
   // Pro to Pro with the other setting is the spend cap's toggle (§10), refused by its own rules.
   const toggle = spendCapToggleOf(subscription, body.tier);
   if (toggle) {
     await spendCapRefusalFor(deps, organizationId, subscription, toggle.capOn);
+    refuseWhileCycleCloses(deps, subscription, askedAt);
   } else {
     await refusalFor(deps, organizationId, subscription, body.tier);
     if (target === 'free') {
@@ -178,11 +201,17 @@ export async function changePlan(
       if (members.length > 0) throw new HttpError(409, membersAtFreeLimitMessage(members));
     }
     if (planChangeTiming(subscription.billing_partner, subscription.plan_id, target) !== 'now') {
+      // Scheduled for the end of a cycle that has ended: it would take effect in the past.
+      refuseWhileCycleCloses(deps, subscription, askedAt);
       return schedule(deps, organizationId, body.tier, input.audit);
+    }
+    // A preview priced inside the cycle (its proration date before the end, at most 10 minutes old)
+    // is honoured after the end as before it; anything else waits for the close.
+    if (!quotedInsideCycle(body.proration_date, subscription, now)) {
+      refuseWhileCycleCloses(deps, subscription, askedAt);
     }
   }
 
-  const now = seconds(clock.now());
   // A toggle of the spend cap happens now: it has no preview to honour, and a moment in the past would
   // rewrite the cap's history (and what it billed).
   const at = toggle ? now : (body.proration_date ?? now);
@@ -204,8 +233,9 @@ export async function changePlan(
     throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
   }
 
-  // Billing details sent with the change update the customer first, as the card form does: checked
-  // by the profile's own rules (400 naming the field), and on the invoice the change issues.
+  // Billing details sent with the change are checked now by the profile's own rules (400 naming the
+  // field), frozen with it, and saved when it is applied (so they are on the invoice it issues): a
+  // declined or abandoned change writes none of them (product-decisions §15).
   const profileUpdate = await profileUpdateOf(db, organizationId, body);
   await settleExpiredChange(deps, organizationId);
   const priced: FrozenChange = toggle
@@ -244,10 +274,6 @@ export async function changePlan(
       if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
       paymentMethod = method;
     }
-    if (profileUpdate) {
-      await applyProfileUpdate(trx, organizationId, profileUpdate, input.audit, clock.now());
-    }
-
     const wallNow = clock.now();
     const change = await insertChange(trx, {
       key,
@@ -312,6 +338,21 @@ async function quotedOrPriced(
     throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
   }
   return quote;
+}
+
+/** A proration date a preview of the current cycle could have answered, and still honoured now. */
+function quotedInsideCycle(
+  prorationDate: number | undefined,
+  subscription: SubscriptionState,
+  now: number,
+): boolean {
+  return (
+    prorationDate !== undefined &&
+    prorationDate >= seconds(subscription.current_period_start) &&
+    prorationDate < seconds(subscription.current_period_end) &&
+    prorationDate <= now &&
+    now - prorationDate <= PRORATION_DATE_MAX_AGE_SECONDS
+  );
 }
 
 /** The moment of the spend cap's last toggle in the cycle (0 when none). */

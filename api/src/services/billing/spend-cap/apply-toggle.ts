@@ -11,6 +11,7 @@ import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.
 import { lockSubscription, type SubscriptionState } from '../../../repositories/subscriptions.ts';
 import { loadCycleData } from '../cycle-data.ts';
 import { issueChangeInvoice } from '../plan-change/issue-change-invoice.ts';
+import { applyStoredProfileUpdate } from '../../payments/profile-update.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
 import { recordAudit, storedAuditContext } from '../../audit/record-audit.ts';
@@ -51,6 +52,7 @@ export async function applySpendCapToggleIn(
     return subscriptionMoved;
   }
 
+  await applyStoredProfileUpdate(trx, change, wallNow);
   const lines = change.lines as UpcomingInvoiceLine[];
   const invoiceId = lines.length > 0 ? await issueChangeInvoice(trx, change, wallNow) : null;
 
