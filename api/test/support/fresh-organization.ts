@@ -21,7 +21,7 @@ export interface FreshOrganization {
  */
 export async function createProOrganization(
   server: { database: { db: Db }; gateway: PaymentGateway },
-  options: { slug: string; anchor: Date; usageBillingEnabled: boolean },
+  options: { slug: string; projectRef: string; anchor: Date; usageBillingEnabled: boolean },
 ): Promise<FreshOrganization> {
   const db = server.database.db;
   const org = await db
@@ -45,7 +45,7 @@ export async function createProOrganization(
       created_at: options.anchor,
     })
     .execute();
-  const projectRef = `${options.slug.replace(/[^a-z0-9]/g, '').slice(0, 12)}1`;
+  const projectRef = options.projectRef;
   await db
     .insertInto('projects')
     .values({

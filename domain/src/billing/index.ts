@@ -28,7 +28,7 @@ export * from './spend-alerts/index.ts';
 export {
   COMPUTE_CREDITS_KEY,
   computeLineKey,
-  monthFraction as referenceMonthFraction,
+  cycleFraction as referenceCycleFraction,
   referenceBill,
   type ReferenceBill,
   type ReferenceCycle,

@@ -115,7 +115,7 @@ export function cycleOf(timeline: ReferenceTimeline, at: number): ReferenceCycle
 }
 
 /** The cycle's fraction of a month: 1 for a full cycle, less for one a plan change cut short. */
-export function monthFraction(cycle: ReferenceCycle): Q.Rational {
+export function cycleFraction(cycle: ReferenceCycle): Q.Rational {
   return Q.rational(cycle.end - cycle.start, cycle.scheduledEnd - cycle.start);
 }
 
@@ -173,7 +173,7 @@ function overageCents(
     Q.ZERO,
     Q.subtract(aggregate(metric, events), Q.rationalFromNumber(quota.included)),
   );
-  const months = isTimeIntegrated(metric) ? monthFraction(cycle) : Q.rational(1);
+  const months = isTimeIntegrated(metric) ? cycleFraction(cycle) : Q.rational(1);
   return roundHalfUp(
     Q.multiply(Q.multiply(excess, months), priceRational(QUOTA_DEFINITIONS[metric].price)),
   );
@@ -279,7 +279,7 @@ function billCycle(
     // The credits cover compute up to the plan's credits × the cycle's fraction of a month.
     const compute = lines.reduce((sum, line) => sum + line.cents, 0);
     const allowance = roundHalfUp(
-      Q.multiply(Q.rational(plan.computeCreditsCents ?? 0), monthFraction(cycle)),
+      Q.multiply(Q.rational(plan.computeCreditsCents ?? 0), cycleFraction(cycle)),
     );
     const covered = Math.min(allowance, compute);
     if (covered > 0) lines.push({ key: COMPUTE_CREDITS_KEY, cents: -covered });
