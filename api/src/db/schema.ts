@@ -153,6 +153,12 @@ export interface ClosedCyclesTable {
   usage_billing_enabled: boolean;
   projects: ColumnType<{ ref: string; name: string }[], string, string>;
   closed_at: Timestamp;
+  /** Capped overage billed of a cycle whose spend cap was toggled, per line; null: never toggled. */
+  spend_cap_billed: ColumnType<
+    CappedOverage | null,
+    string | null | undefined,
+    string | null
+  >;
 }
 
 export interface UsageDailyTable {

@@ -1,4 +1,4 @@
-import type { PlanId } from '@meterline/domain';
+import type { CappedOverage, PlanId } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { CycleUsageRow } from './usage.ts';
@@ -11,6 +11,8 @@ export interface ClosedCycleRecord {
   usageBillingEnabled: boolean;
   projects: readonly { ref: string; name: string }[];
   closedAt: Date;
+  /** Capped overage its invoices billed, per line, when its spend cap was toggled; else null. */
+  spendCapBilled: CappedOverage | null;
 }
 
 /** The rules a cycle closed under, kept to price the usage that reaches it after the close. */
@@ -25,7 +27,23 @@ export async function recordClosedCycle(db: Db, record: ClosedCycleRecord): Prom
       usage_billing_enabled: record.usageBillingEnabled,
       projects: JSON.stringify(record.projects),
       closed_at: record.closedAt,
+      spend_cap_billed: record.spendCapBilled ? JSON.stringify(record.spendCapBilled) : null,
     })
+    .execute();
+}
+
+/** What a closed cycle's invoices have billed of its capped overage, after late lines billed more. */
+export async function recordSpendCapBilled(
+  db: Db,
+  organizationId: string,
+  cycleStart: Date,
+  billed: CappedOverage,
+): Promise<void> {
+  await db
+    .updateTable('closed_cycles')
+    .set({ spend_cap_billed: JSON.stringify(billed) })
+    .where('organization_id', '=', organizationId)
+    .where('cycle_start', '=', cycleStart)
     .execute();
 }
 
@@ -49,6 +67,7 @@ export async function closedCyclesOf(
     usageBillingEnabled: row.usage_billing_enabled,
     projects: row.projects,
     closedAt: row.closed_at,
+    spendCapBilled: row.spend_cap_billed,
   }));
 }
 

@@ -124,7 +124,12 @@ export async function projectsByRef(db: Db, refs: readonly string[]) {
  * batch stored one of these ids, so this ends). Inside a caller's transaction a failed statement would
  * end the transaction, so there the stored ids are looked up first.
  */
-export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]): Promise<number> {
+export async function insertUsageEvents(
+  db: Db,
+  events: readonly ResolvedEvent[],
+  /** Filled with each organization's billing anchor (unix seconds) as the statement saw it. */
+  anchorsSeen?: Map<string, number>,
+): Promise<number> {
   const seen = new Set<string>();
   let pending: readonly ResolvedEvent[] = events.filter(
     (event) => !seen.has(event.eventId) && seen.add(event.eventId),
@@ -132,7 +137,7 @@ export async function insertUsageEvents(db: Db, events: readonly ResolvedEvent[]
   if (db.isTransaction) pending = await withoutStored(db, pending);
   for (;;) {
     try {
-      await storeNewEvents(db, pending);
+      await storeNewEvents(db, pending, anchorsSeen);
       return pending.length;
     } catch (error) {
       if (db.isTransaction || !isUniqueViolation(error)) throw error;
@@ -159,7 +164,11 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Error && (error as Error & { code?: unknown }).code === '23505';
 }
 
-async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise<void> {
+async function storeNewEvents(
+  db: Db,
+  events: readonly ResolvedEvent[],
+  anchorsSeen?: Map<string, number>,
+): Promise<void> {
   if (events.length === 0) return;
   const projects = new Dictionary<{ projectId: string; organizationId: string }>();
   const metrics = new Dictionary<string>();
@@ -204,7 +213,7 @@ async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise
   const metricNamed = sql`${metrics.values}::text[]`;
   const resourceNamed = sql`${resources.values}::text[]`;
   const cycleStarting = sql`${cycles.values.map((start) => start.toISOString())}::timestamptz[]`;
-  await sql`
+  const { rows } = await sql<{ organization_id: string; billing_cycle_anchor: Date }>`
     WITH stored AS (
       INSERT INTO usage_events
         (event_id, organization_id, project_id, metric, resource, usage, occurred_at, cycle_start)
@@ -270,7 +279,14 @@ async function storeNewEvents(db: Db, events: readonly ResolvedEvent[]): Promise
             AND batch.start < subscriptions.current_period_start
         ))
     WHERE organization_id = ANY(${organizationOf})
+    RETURNING organization_id, billing_cycle_anchor
   `.execute(db);
+  for (const row of rows) {
+    anchorsSeen?.set(
+      row.organization_id,
+      Math.floor(new Date(row.billing_cycle_anchor).getTime() / 1000),
+    );
+  }
 }
 
 export interface CycleUsageRow {
@@ -361,4 +377,145 @@ export async function billingAnchors(db: Db, organizationIds: readonly string[])
       },
     ]),
   );
+}
+
+/**
+ * The usage of the cycle that started at `start` stamped before `before`, per project, metric and
+ * resource: what had happened by then, whenever it arrived. Read from the events themselves (the
+ * index on organization, cycle and event time), so a key's sum, peak and count are exact.
+ */
+export async function cycleUsageStampedBefore(
+  db: Db,
+  organizationId: string,
+  start: Date,
+  before: Date,
+): Promise<CycleUsageRow[]> {
+  const { rows } = await sql<CycleUsageRow>`
+    SELECT project_id, metric, resource, sum(usage)::text AS usage_sum,
+           max(usage)::text AS usage_max, count(*)::int AS samples
+    FROM usage_events
+    WHERE organization_id = ${organizationId} AND cycle_start = ${start}
+      AND occurred_at < ${before}
+    GROUP BY project_id, metric, resource
+  `.execute(db);
+  return rows;
+}
+
+/**
+ * The usage of the cycle that started at `start` as it stood at `at`: its roll-up rows, except that a
+ * key holding events stamped from `at` on (an agent whose clock runs ahead) is read again from the
+ * events stamped before it. Pricing a moment inside the cycle never counts what happened after it.
+ */
+export async function cycleUsageAt(
+  db: Db,
+  organizationId: string,
+  start: Date,
+  at: Date,
+): Promise<CycleUsageRow[]> {
+  const [rolled, after] = await Promise.all([
+    cycleUsage(db, organizationId, start),
+    sql<{ project_id: string; metric: string; resource: string }>`
+      SELECT DISTINCT project_id, metric, resource
+      FROM usage_events
+      WHERE organization_id = ${organizationId} AND cycle_start = ${start}
+        AND occurred_at >= ${at}
+    `.execute(db),
+  ]);
+  if (after.rows.length === 0) return rolled;
+  const keyOf = (row: { project_id: string; metric: string; resource: string }) =>
+    `${row.project_id}|${row.metric}|${row.resource}`;
+  const moved = new Set(after.rows.map(keyOf));
+  const before = await cycleUsageStampedBefore(db, organizationId, start, at);
+  return [
+    ...rolled.filter((row) => !moved.has(keyOf(row))),
+    ...before.filter((row) => moved.has(keyOf(row))),
+  ];
+}
+
+/**
+ * Places again the organization's events stamped from `from` on, by `cycleStartOf` (the cycles as
+ * they are now), and rebuilds the roll-ups of every key an event left or joined, from the events. A
+ * plan change applied at t starts a new cycle at t: the usage stamped from t on belongs to it, even
+ * when it arrived before the change was applied and was counted in the cycle that was then current
+ * (or the one after it). Moves the subscription's billing_version when anything moved; in the
+ * caller's transaction, which holds the subscription's lock. Answers how many events moved.
+ */
+export async function placeEventsAgain(
+  trx: Db,
+  organizationId: string,
+  /** The events stamped from here on; they all lie in this cycle or later ones. */
+  from: { at: Date; cycleStart: Date },
+  cycleStartOf: (timestamp: number) => Date | null,
+): Promise<number> {
+  const { rows } = await sql<{
+    event_id: string;
+    occurred_at: Date;
+    cycle_start: Date | null;
+    project_id: string;
+    metric: string;
+    resource: string;
+  }>`
+    SELECT event_id, occurred_at, cycle_start, project_id, metric, resource
+    FROM usage_events
+    WHERE organization_id = ${organizationId} AND cycle_start >= ${from.cycleStart}
+      AND occurred_at >= ${from.at}
+  `.execute(trx);
+  const moved: { id: string; start: Date | null }[] = [];
+  const keys = new Map<
+    string,
+    { start: Date; project: string; metric: string; resource: string }
+  >();
+  const touch = (start: Date | null, row: (typeof rows)[number]) => {
+    if (start === null) return;
+    const k = `${start.getTime()}|${row.project_id}|${row.metric}|${row.resource}`;
+    keys.set(k, { start, project: row.project_id, metric: row.metric, resource: row.resource });
+  };
+  for (const row of rows) {
+    const placed = cycleStartOf(Math.floor(new Date(row.occurred_at).getTime() / 1000));
+    const was = row.cycle_start === null ? null : new Date(row.cycle_start);
+    if ((placed?.getTime() ?? null) === (was?.getTime() ?? null)) continue;
+    moved.push({ id: row.event_id, start: placed });
+    touch(was, row);
+    touch(placed, row);
+  }
+  if (moved.length === 0) return 0;
+  await sql`
+    UPDATE usage_events AS event SET cycle_start = moved.start
+    FROM unnest(
+      ${moved.map((event) => event.id)}::text[],
+      ${moved.map((event) => event.start?.toISOString() ?? null)}::timestamptz[]
+    ) AS moved(id, start)
+    WHERE event.event_id = moved.id
+  `.execute(trx);
+  const affected = [...keys.values()];
+  const keyList = sql`unnest(
+      ${affected.map((key) => key.start.toISOString())}::timestamptz[],
+      ${affected.map((key) => key.project)}::uuid[],
+      ${affected.map((key) => key.metric)}::text[],
+      ${affected.map((key) => key.resource)}::text[]
+    ) AS key(cycle_start, project_id, metric, resource)`;
+  await sql`
+    DELETE FROM usage_cycle AS cycle
+    USING ${keyList}
+    WHERE cycle.organization_id = ${organizationId}
+      AND cycle.cycle_start = key.cycle_start AND cycle.project_id = key.project_id
+      AND cycle.metric = key.metric AND cycle.resource = key.resource
+  `.execute(trx);
+  await sql`
+    INSERT INTO usage_cycle
+      (organization_id, cycle_start, metric, project_id, resource, usage_sum, usage_max, samples)
+    SELECT event.organization_id, event.cycle_start, event.metric, event.project_id, event.resource,
+           sum(event.usage), max(event.usage), count(*)::int
+    FROM usage_events AS event
+    JOIN ${keyList}
+      ON event.cycle_start = key.cycle_start AND event.project_id = key.project_id
+     AND event.metric = key.metric AND event.resource = key.resource
+    WHERE event.organization_id = ${organizationId}
+    GROUP BY event.organization_id, event.cycle_start, event.metric, event.project_id, event.resource
+  `.execute(trx);
+  await sql`
+    UPDATE subscriptions SET billing_version = billing_version + 1
+    WHERE organization_id = ${organizationId}
+  `.execute(trx);
+  return moved.length;
 }

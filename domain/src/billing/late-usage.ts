@@ -17,6 +17,8 @@ import { invoiceLine } from './invoice-line.ts';
 import { overageLines } from './overage-lines.ts';
 import { isQuotaMetric, QUOTA_DEFINITIONS, type QuotaMetric } from './quotas.ts';
 import type { PricedInvoice, UpcomingInvoiceLine } from './schemas.ts';
+import { spendCapOverageLines } from './spend-cap/lines.ts';
+import type { CappedOverage } from './spend-cap/overage-reading.ts';
 
 /** The rules a closed cycle was billed by: they price whatever of its usage arrives after the close. */
 export interface ClosedCycleTerms {
@@ -164,4 +166,20 @@ export function withLateUsage<Invoice extends PricedInvoice>(
     amount_projected: invoice.amount_projected + extra,
     projection: { ...invoice.projection, lines: [...invoice.projection.lines, ...late] },
   };
+}
+
+/**
+ * The capped overage a closed cycle whose spend cap was toggled bills late (`amounts`: its cap-off
+ * intervals settled again with all its usage by event time, less what its invoices billed), as lines
+ * named after the period they belong to, like every late line.
+ */
+export function lateSpendCapLines(
+  period: BillingPeriod,
+  amounts: CappedOverage,
+): UpcomingInvoiceLine[] {
+  const named = formatPeriod(period.start, period.end);
+  return spendCapOverageLines(amounts).map((line) => ({
+    ...line,
+    description: `${line.description} (late usage, ${named})`,
+  }));
 }

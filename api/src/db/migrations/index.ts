@@ -26,6 +26,7 @@ import * as accessTokens from './0026-access-tokens.ts';
 import * as auditLog from './0027-audit-log.ts';
 import * as payLinkSecret from './0028-pay-link-secret.ts';
 import * as organizationChangedNotice from './0029-organization-changed-notice.ts';
+import * as usageEventTime from './0031-usage-event-time.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0027-audit-log': auditLog,
   '0028-pay-link-secret': payLinkSecret,
   '0029-organization-changed-notice': organizationChangedNotice,
+  '0031-usage-event-time': usageEventTime,
 };

@@ -3,10 +3,12 @@ import { enqueueBillingEmail } from '../email/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import {
   accruedInvoiceLines,
+  addOverage,
   invoiceTotal,
   nextCycle,
   projectedInvoiceLines,
   spendCapCloseLines,
+  spendCapSettledAt,
 } from '@meterline/domain';
 import { moveToFreeInstances } from './plan-change/apply-plan-change.ts';
 import type { Db } from '../../db/database.ts';
@@ -109,6 +111,14 @@ export async function closeCycle(
       usageBillingEnabled: subscription.usage_billing_enabled,
       projects: data.input.projects,
       closedAt: at,
+      // With the cap toggled, what its invoices billed of the capped overage: late usage of this
+      // cycle is settled against it by the cycle's own cap intervals.
+      spendCapBilled: data.spendCap
+        ? addOverage([
+            data.spendCap.billed,
+            spendCapSettledAt(data.input, data.spendCap, seconds(periodEnd)),
+          ])
+        : null,
     });
     await recordBilledUsage(
       trx,

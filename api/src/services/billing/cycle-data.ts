@@ -1,8 +1,6 @@
 import {
-  addOverage,
   computeUpcomingInvoice,
   spendCapUpcomingInvoice,
-  type CappedOverage,
   type SpendCapLedger,
   computeMetricForSize,
   isActiveProject,
@@ -23,7 +21,12 @@ import {
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { getSubscription, subscriptionId } from '../../repositories/subscriptions.ts';
-import { cycleUsage, type CycleUsageRow } from '../../repositories/usage.ts';
+import { cycleUsage, cycleUsageAt, type CycleUsageRow } from '../../repositories/usage.ts';
+import {
+  readingsByEventTime,
+  spendCapLedgerOf,
+  spendCapToggles,
+} from './spend-cap/cycle-ledger.ts';
 import { NO_LATE_USAGE, readLateUsage, type LateUsage } from './late-usage.ts';
 import { addUpUsage, exactUsage } from './usage-rows.ts';
 
@@ -35,6 +38,11 @@ export interface CycleSubject {
   periodEnd: Date;
   /** The subscription's late_usage_since: closed cycles from then on have usage to bill late. */
   lateUsageSince?: Date | null;
+  /**
+   * Price the cycle's usage as it stood at this moment (a change or a toggle priced at t): usage
+   * stamped from t on is left out, whenever it arrived. Without it, all of the cycle's usage counts.
+   */
+  usageAt?: Date;
 }
 
 export interface CycleData {
@@ -76,20 +84,27 @@ async function readCycleRows(db: Db, subject: CycleSubject) {
       .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', start)]))
       .orderBy('started_at')
       .execute(),
-    cycleUsage(db, organizationId, start).then((usage) => usage.map(exactUsage)),
-    db
-      .selectFrom('spend_cap_toggles')
-      .select(['at', 'cap_on', 'reading', 'billed'])
-      .where('organization_id', '=', organizationId)
-      .where('cycle_start', '=', start)
-      .orderBy('at')
-      .orderBy('id')
-      .execute(),
+    (subject.usageAt
+      ? cycleUsageAt(db, organizationId, start, subject.usageAt)
+      : cycleUsage(db, organizationId, start)
+    ).then((usage) => usage.map(exactUsage)),
+    spendCapToggles(db, organizationId, start),
   ]);
+  const toggles = rows[4];
+  const readings =
+    toggles.length === 0
+      ? []
+      : await readingsByEventTime(
+          db,
+          organizationId,
+          subject.planId,
+          start,
+          toggles.map((toggle) => seconds(toggle.at)),
+        );
   const late = subject.lateUsageSince
     ? await readLateUsage(db, organizationId, subject.lateUsageSince, start, rows[0])
     : NO_LATE_USAGE;
-  return [...rows, late] as const;
+  return [...rows, readings, late] as const;
 }
 
 type CycleRows = Awaited<ReturnType<typeof readCycleRows>>;
@@ -164,7 +179,7 @@ export async function loadCycleData(
 ): Promise<CycleData> {
   const { periodStart: start, periodEnd: end } = subject;
   const until = new Date(Math.min(Math.max(asOf.getTime(), start.getTime()), end.getTime()));
-  const [projects, resources, addons, usage, toggles, late] =
+  const [projects, resources, addons, usage, toggles, readings, late] =
     rows ?? (await readCycleRows(db, subject));
   const refOf = new Map(projects.map((project) => [project.id, project.ref]));
   const nameOf = new Map(projects.map((project) => [project.id, project.name]));
@@ -266,29 +281,11 @@ export async function loadCycleData(
     projectCount: projects.length,
     usageRows: usage.map((row) => row.row),
     late,
-    spendCap: spendCapLedgerOf(subject, toggles),
-  };
-}
-
-/**
- * The cycle's spend-cap ledger from its toggles: the cap at the cycle's start (before the first toggle,
- * which always flips it), each toggle with its reading, and what the turn-on invoices billed. Null when
- * the cap was not toggled this cycle: the ordinary invoice is then exactly the engine's.
- */
-function spendCapLedgerOf(
-  subject: CycleSubject,
-  toggles: readonly { at: Date; cap_on: boolean; reading: CappedOverage; billed: CappedOverage }[],
-): SpendCapLedger | null {
-  const first = toggles[0];
-  if (first === undefined) return null;
-  return {
-    timeline: {
-      period: { start: seconds(subject.periodStart), end: seconds(subject.periodEnd) },
-      capOnAtStart: !first.cap_on,
-      toggles: toggles.map((toggle) => ({ at: seconds(toggle.at), capOn: toggle.cap_on })),
-    },
-    readings: toggles.map((toggle) => ({ at: seconds(toggle.at), amounts: toggle.reading })),
-    billed: addOverage(toggles.map((toggle) => toggle.billed)),
+    spendCap: spendCapLedgerOf(
+      { start: subject.periodStart, end: subject.periodEnd },
+      toggles,
+      readings,
+    ),
   };
 }
 

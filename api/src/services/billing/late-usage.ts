@@ -1,5 +1,11 @@
 import {
+  addOverage,
+  cappedOverageReading,
+  isOverageEmpty,
+  lateSpendCapLines,
   lateUsageLines,
+  settleSpendCapOverage,
+  type CappedOverage,
   Rationals,
   type ComputeHours,
   type ComputeSizeMetric,
@@ -13,9 +19,16 @@ import {
   closedCycleUsage,
   closedCyclesOf,
   recordBilledUsage,
+  recordSpendCapBilled,
+  type ClosedCycleRecord,
   type BilledUsageRow,
   type ReportedUsageRow,
 } from '../../repositories/closed-cycles.ts';
+import {
+  readingsByEventTime,
+  spendCapLedgerOf,
+  spendCapToggles,
+} from './spend-cap/cycle-ledger.ts';
 import { addUpUsage, exactUsage } from './usage-rows.ts';
 
 /** Usage that reached closed cycles after their close: the lines that bill it, the rows it read. */
@@ -23,9 +36,11 @@ export interface LateUsage {
   lines: UpcomingInvoiceLine[];
   /** The closed cycles' roll-up rows as read: recorded as billed once the lines are. */
   rows: BilledUsageRow[];
+  /** Closed cycles whose cap was toggled: their capped overage billed once these lines are too. */
+  spendCapBilled: { cycleStart: Date; billed: CappedOverage }[];
 }
 
-export const NO_LATE_USAGE: LateUsage = { lines: [], rows: [] };
+export const NO_LATE_USAGE: LateUsage = { lines: [], rows: [], spendCapBilled: [] };
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -102,33 +117,90 @@ export async function readLateUsage(
   const refOf = new Map(projects.map((project) => [project.id, project.ref]));
   const lines: UpcomingInvoiceLine[] = [];
   const reported: BilledUsageRow[] = [];
+  const spendCapBilled: LateUsage['spendCapBilled'] = [];
   for (const [start, cycle] of late) {
     reported.push(...cycle.map(reportedPart));
     const closed = terms.get(start);
     // A cycle with no terms on record closed before they were kept, without an invoice of ours
     // (free, or billed by a partner): nothing of it is billed here, late or not.
     if (!closed) continue;
+    const period = { start: seconds(closed.cycleStart), end: seconds(closed.cycleEnd) };
+    const reportedUsage = cycleUsageOf(cycle.map(reportedPart), refOf);
     lines.push(
       ...lateUsageLines(
         {
           planId: closed.planId,
-          usageBillingEnabled: closed.usageBillingEnabled,
-          period: { start: seconds(closed.cycleStart), end: seconds(closed.cycleEnd) },
+          // A cycle whose cap was toggled bills its capped overage by its cap intervals, below.
+          usageBillingEnabled: closed.spendCapBilled ? false : closed.usageBillingEnabled,
+          period,
           projects: closed.projects,
         },
         cycleUsageOf(cycle.flatMap(billedPart), refOf),
-        cycleUsageOf(cycle.map(reportedPart), refOf),
+        reportedUsage,
       ),
     );
+    if (closed.spendCapBilled) {
+      const settled = await lateSpendCapSettlement(
+        db,
+        organizationId,
+        { ...closed, spendCapBilled: closed.spendCapBilled },
+        reportedUsage,
+      );
+      if (!isOverageEmpty(settled)) {
+        lines.push(...lateSpendCapLines(period, settled));
+        spendCapBilled.push({
+          cycleStart: closed.cycleStart,
+          billed: addOverage([closed.spendCapBilled, settled]),
+        });
+      }
+    }
   }
-  return { lines, rows: reported };
+  return { lines, rows: reported, spendCapBilled };
+}
+
+/**
+ * What a closed cycle whose spend cap was toggled owes late of its capped overage: its cap-off
+ * intervals settled again at its end, with the readings at its toggles by event time and all its usage
+ * now, less what its invoices billed. Usage stamped while the cap was off is billed by the interval it
+ * happened in, usage stamped while it was on never, whenever either arrived.
+ */
+async function lateSpendCapSettlement(
+  db: Db,
+  organizationId: string,
+  closed: ClosedCycleRecord & { spendCapBilled: CappedOverage },
+  reported: CycleUsage,
+): Promise<CappedOverage> {
+  const toggles = await spendCapToggles(db, organizationId, closed.cycleStart);
+  const readings = await readingsByEventTime(
+    db,
+    organizationId,
+    closed.planId,
+    closed.cycleStart,
+    toggles.map((toggle) => seconds(toggle.at)),
+  );
+  const ledger = spendCapLedgerOf(
+    { start: closed.cycleStart, end: closed.cycleEnd },
+    toggles,
+    readings,
+  );
+  if (!ledger || closed.planId !== 'pro') return {};
+  const end = seconds(closed.cycleEnd);
+  return settleSpendCapOverage({
+    timeline: ledger.timeline,
+    at: end,
+    readings: [...readings, cappedOverageReading(closed.planId, end, reported.usage)],
+    billed: closed.spendCapBilled,
+  }).amounts;
 }
 
 /** Records the late usage as billed: the rows as read, whatever was ingested since. */
-export function recordLateUsageBilled(
+export async function recordLateUsageBilled(
   db: Db,
   organizationId: string,
   late: LateUsage,
 ): Promise<void> {
-  return recordBilledUsage(db, organizationId, late.rows);
+  await recordBilledUsage(db, organizationId, late.rows);
+  for (const cycle of late.spendCapBilled) {
+    await recordSpendCapBilled(db, organizationId, cycle.cycleStart, cycle.billed);
+  }
 }

@@ -100,3 +100,14 @@ function aggregate(metric: QuotaMetric, row: ExactUsageRow): Rational {
       return row.sum;
   }
 }
+
+/** Each quota metric's organization total over roll-up rows: what a cycle's overage is priced on. */
+export function usageTotals(
+  rows: readonly CycleUsageRow[],
+): Partial<Record<QuotaMetric, Rational>> {
+  const totals: Partial<Record<QuotaMetric, Rational>> = {};
+  for (const { metric, value } of addUpUsage(rows.map(exactUsage)).values) {
+    totals[metric] = Rationals.add(totals[metric] ?? rational(0), value);
+  }
+  return totals;
+}

@@ -6,7 +6,14 @@ import {
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../plugins/errors.ts';
-import { billingAnchors, insertUsageEvents, projectsByRef } from '../../repositories/usage.ts';
+import { lockSubscription } from '../../repositories/subscriptions.ts';
+import {
+  billingAnchors,
+  insertUsageEvents,
+  placeEventsAgain,
+  projectsByRef,
+  type ResolvedEvent,
+} from '../../repositories/usage.ts';
 import { closedCycleSpans } from '../../repositories/closed-cycles.ts';
 import { organizationsWithSpendAlert } from '../../repositories/spend-alerts.ts';
 import { checkSpendAlerts } from '../billing/spend-alerts/check-spend-alerts.ts';
@@ -54,27 +61,27 @@ export async function ingestUsageEvents(
   }
   const closed = early.size > 0 ? await closedCycleSpans(db, [...early]) : new Map();
   const cycleStartOf = cycleFinder(closed);
-  const accepted = await insertUsageEvents(
-    db,
-    events.map((event) => {
-      const project = projects.get(event.project_ref);
-      if (!project) throw new HttpError(400, `events: unknown project ref ${event.project_ref}`);
-      return {
-        eventId: event.id,
-        organizationId: project.organizationId,
-        projectId: project.id,
-        metric: event.metric,
-        resource: computeResource(event),
-        usage: event.usage,
-        timestamp: event.timestamp,
-        cycleStart: cycleStartOf(
-          project.organizationId,
-          anchors.get(project.organizationId)?.anchor,
-          event.timestamp,
-        ),
-      };
-    }),
-  );
+  const anchorsSeen = new Map<string, number>();
+  const resolved = events.map((event) => {
+    const project = projects.get(event.project_ref);
+    if (!project) throw new HttpError(400, `events: unknown project ref ${event.project_ref}`);
+    return {
+      eventId: event.id,
+      organizationId: project.organizationId,
+      projectId: project.id,
+      metric: event.metric,
+      resource: computeResource(event),
+      usage: event.usage,
+      timestamp: event.timestamp,
+      cycleStart: cycleStartOf(
+        project.organizationId,
+        anchors.get(project.organizationId)?.anchor,
+        event.timestamp,
+      ),
+    };
+  });
+  const accepted = await insertUsageEvents(db, resolved, anchorsSeen);
+  await placeAgainWhereAnchorMoved(db, resolved, anchors, anchorsSeen);
   if (observe && accepted > 0) {
     for (const [organizationId, anchor] of anchors) {
       if (!anchor.limitsUsage) continue;
@@ -93,6 +100,36 @@ export async function ingestUsageEvents(
     }
   }
   return { accepted, duplicates: events.length - accepted };
+}
+
+/**
+ * A plan change applied between reading an organization's anchor and storing the batch moved the
+ * anchor: the batch was placed by the cycles as they were. The statement that stored it waited for the
+ * change's lock and saw the new anchor; its events stamped from that anchor on are placed again, under
+ * the subscription's lock, as the change placed the events it found.
+ */
+async function placeAgainWhereAnchorMoved(
+  db: Db,
+  events: readonly ResolvedEvent[],
+  anchors: ReadonlyMap<string, { anchor: number }>,
+  anchorsSeen: ReadonlyMap<string, number>,
+): Promise<void> {
+  for (const [organizationId, anchor] of anchorsSeen) {
+    if (anchors.get(organizationId)?.anchor === anchor) continue;
+    const starts = events
+      .filter((event) => event.organizationId === organizationId && event.cycleStart !== null)
+      .map((event) => event.cycleStart?.getTime() ?? 0);
+    if (starts.length === 0) continue;
+    await db.transaction().execute(async (trx) => {
+      await lockSubscription(trx, organizationId);
+      await placeEventsAgain(
+        trx,
+        organizationId,
+        { at: new Date(anchor * 1000), cycleStart: new Date(Math.min(...starts)) },
+        (timestamp) => new Date(cycleContaining(anchor, timestamp).start * 1000),
+      );
+    });
+  }
 }
 
 function computeResource(event: UsageEvent): string {

@@ -151,3 +151,24 @@ function withReading(
 ): OverageReading[] {
   return [...readings.filter((candidate) => candidate.at !== reading.at), reading];
 }
+
+/**
+ * Per line, what the settlement at `at` bills of the cycle's capped overage: the change invoice that
+ * ends the cycle at `at`, or the close at its end (`spendCapUpcomingInvoice` and `spendCapCloseLines`
+ * bill exactly this). Added to the turn-on invoices' amounts, it is what the cycle's invoices billed,
+ * kept with the closed cycle so that usage reaching it late is settled against it by the cycle's own
+ * cap intervals (product-decisions §15).
+ */
+export function spendCapSettledAt(
+  input: UpcomingInvoiceInput,
+  ledger: SpendCapLedger,
+  at: number,
+): CappedOverage {
+  if (input.planId !== 'pro') return {};
+  return settleSpendCapOverage({
+    timeline: ledger.timeline,
+    at,
+    readings: withReading(ledger.readings, cappedOverageReading(input.planId, at, input.usage)),
+    billed: ledger.billed,
+  }).amounts;
+}

@@ -1,11 +1,20 @@
 import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
-import { addMonthsClamped, BILLING_PLANS, planChangeType } from '@meterline/domain';
+import {
+  addMonthsClamped,
+  addOverage,
+  BILLING_PLANS,
+  cycleContaining,
+  planChangeType,
+  type CappedOverage,
+} from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../../repositories/closed-cycles.ts';
 import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
 import { lockSubscription } from '../../../repositories/subscriptions.ts';
+import { placeEventsAgain } from '../../../repositories/usage.ts';
 import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
+import { spendCapToggles } from '../spend-cap/cycle-ledger.ts';
 import { issueChangeInvoice } from './issue-change-invoice.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
@@ -83,6 +92,7 @@ export async function applyPlanChangeIn(
     usageBillingEnabled: change.from_usage_billing_enabled,
     projects: change.projects,
     closedAt: wallNow,
+    spendCapBilled: await spendCapBilledOfChange(trx, change),
   });
   await recordBilledUsage(
     trx,
@@ -115,6 +125,14 @@ export async function applyPlanChangeIn(
     }))
     .where('organization_id', '=', organizationId)
     .execute();
+
+  // The new cycle starts at the change's moment, which may lie minutes before this transaction (3-D
+  // Secure) or before the old cycle's planned end (a quote): usage stamped from it on was counted in
+  // the cycle that was current then, or the one after; it belongs to the new cycle (§15).
+  const anchor = seconds(at);
+  await placeEventsAgain(trx, organizationId, { at, cycleStart: change.cycle_start }, (ts) =>
+    ts >= anchor ? fromSeconds(cycleContaining(anchor, ts).start) : change.cycle_start,
+  );
 
   if (change.to_plan === 'free') await moveToFreeInstances(trx, organizationId, at);
   if (change.payment_method_id && change.charge_today_cents > 0) {
@@ -168,6 +186,19 @@ export async function applyPlanChangeIn(
     planChangeId,
   );
   return null;
+}
+
+/**
+ * With the spend cap toggled in the ending cycle, what its invoices billed of the capped overage: the
+ * turn-on invoices' amounts and what the change invoice settles (kept with the quote); else null.
+ */
+async function spendCapBilledOfChange(
+  trx: Db,
+  change: { organization_id: string; cycle_start: Date; spend_cap_billed: CappedOverage | null },
+): Promise<CappedOverage | null> {
+  const toggles = await spendCapToggles(trx, change.organization_id, change.cycle_start);
+  if (toggles.length === 0) return null;
+  return addOverage([...toggles.map((toggle) => toggle.billed), change.spend_cap_billed ?? {}]);
 }
 
 /** Free projects run on the free instance, without add-ons, replicas or branches (from `at`). */

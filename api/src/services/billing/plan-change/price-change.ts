@@ -10,6 +10,7 @@ import {
   planIdOfTier,
   projectedInvoiceLines,
   rational,
+  spendCapSettledAt,
   usageBillingEnabledForTier,
   type AddonMetric,
   type CappedOverage,
@@ -54,7 +55,10 @@ export interface FrozenChange {
   /** The ending cycle's roll-up rows as read: what the change invoice bills of them. */
   billedUsage: BilledUsageRow[];
   projects: { ref: string; name: string }[];
-  /** A toggle's overage reading at `at` and what its invoice bills, per capped metric. */
+  /**
+   * A toggle's overage reading at `at` and what its invoice bills, per capped metric; for a plan
+   * change of a cycle whose cap was toggled, what its usage lines bill of the capped overage.
+   */
   spendCap: { reading: CappedOverage; billed: CappedOverage } | null;
   /** The spend cap's toggles in the cycle it was priced against: one more since makes it stale. */
   togglesInCycle: number;
@@ -97,6 +101,8 @@ export async function priceChange(
       // Usage that reached earlier, closed cycles late is left to the next close: it is not this
       // cycle's, and the change does not record it as billed.
       lateUsageSince: null,
+      // The ending cycle is [start, at): what is stamped from `at` on belongs to the new cycle.
+      usageAt: new Date(at * 1000),
     },
     new Date(at * 1000),
   );
@@ -200,7 +206,11 @@ export async function priceChange(
     invoice,
     recordLines,
     totalCents: invoice.totalCents,
-    spendCap: null,
+    // With the cap toggled this cycle, what the change invoice's usage lines settle of the capped
+    // overage: kept with the closed cycle when the change is applied.
+    spendCap: data.spendCap
+      ? { reading: {}, billed: spendCapSettledAt(data.input, data.spendCap, at) }
+      : null,
     togglesInCycle: data.spendCap?.timeline.toggles.length ?? 0,
     billedViaPartner,
     balanceCents: subscription.customer_balance_cents,

@@ -34,6 +34,8 @@ export async function priceSpendCapToggle(
       periodStart: cycle.start,
       periodEnd: cycle.end,
       lateUsageSince: null,
+      // The reading at `at` is the usage stamped before it, whenever it arrived.
+      usageAt: new Date(at * 1000),
     },
     new Date(at * 1000),
   );
