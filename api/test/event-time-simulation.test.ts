@@ -157,6 +157,8 @@ interface Lived {
   changes: { t: number; tier: Tier; chargeToday: number; total: number }[];
   /** Spend-cap toggles applied. */
   toggles: { at: number; capOn: boolean }[];
+  /** The subscription's states in the order they were applied (a toggle and a change may share a second). */
+  states: ReferenceState[];
   /** Findings while living it (an answer the rules forbid), besides the final comparison. */
   findings: string[];
   log: string[];
@@ -187,25 +189,15 @@ export function cyclesOf(anchor: number, changeTimes: readonly number[], until: 
 }
 
 function referenceTimelineOf(lived: Lived, until: number): ReferenceTimeline {
-  const states: (ReferenceState & { order: number })[] = [
-    { from: lived.anchor, planId: 'pro', capOn: lived.capOnAtStart, order: 0 },
-  ];
-  let order = 1;
-  for (const change of lived.changes) {
-    const planId: PlanId = change.tier === 'tier_team' ? 'team' : 'pro';
-    states.push({ from: change.t, planId, capOn: change.tier === 'tier_pro', order: order++ });
-  }
-  for (const toggle of lived.toggles) {
-    states.push({ from: toggle.at, planId: 'pro', capOn: toggle.capOn, order: order++ });
-  }
-  states.sort((a, b) => a.from - b.from || a.order - b.order);
+  // Stable: states of one second keep the order they were applied in.
+  const states = [...lived.states].sort((a, b) => a.from - b.from);
   return {
     cycles: cyclesOf(
       lived.anchor,
       lived.changes.map((c) => c.t),
       until,
     ),
-    states: states.map(({ from, planId, capOn }) => ({ from, planId, capOn })),
+    states,
   };
 }
 
@@ -269,6 +261,7 @@ describe.each(testDatabases())('event-time simulation (%s)', (database) => {
       events: [],
       changes: [],
       toggles: [],
+      states: [{ from: anchor, planId: 'pro', capOn: !timeline.capOffAtStart }],
       findings: [],
       log: [],
     };
@@ -308,6 +301,11 @@ describe.each(testDatabases())('event-time simulation (%s)', (database) => {
       total: number;
     } | null = null;
     let eventNumber = 0;
+    const applyChange = (change: Lived['changes'][number]) => {
+      lived.changes.push(change);
+      const planId: PlanId = change.tier === 'tier_team' ? 'team' : 'pro';
+      lived.states.push({ from: change.t, planId, capOn: change.tier === 'tier_pro' });
+    };
     let requestNumber = 0;
     // Nothing may change in a cycle's first second (a change there would end a cycle of no length).
     advanceTo(anchor + HOUR);
@@ -416,7 +414,7 @@ describe.each(testDatabases())('event-time simulation (%s)', (database) => {
             chargeToday: preview.body.charge_today,
             total: preview.body.total,
           };
-          if (put.body.status === 'applied') lived.changes.push(priced);
+          if (put.body.status === 'applied') applyChange(priced);
           else if (put.body.status === 'requires_action') {
             pending = {
               ...priced,
@@ -445,7 +443,7 @@ describe.each(testDatabases())('event-time simulation (%s)', (database) => {
           if (confirmed.status >= 500) {
             finding(`confirm answered ${confirmed.status}: ${confirmed.body.message}`);
           } else if (confirmed.status === 200 && confirmed.body.status === 'applied') {
-            lived.changes.push(change);
+            applyChange(change);
             // The paying card became the default: the engine's later charges go to 4242 again.
             await client.request('PUT', `/platform/organizations/${org.slug}/payments/default`, {
               payment_method_id: org.cards.visa,
@@ -474,6 +472,7 @@ describe.each(testDatabases())('event-time simulation (%s)', (database) => {
           if (put.status >= 500) finding(`toggle answered ${put.status}: ${put.body.message}`);
           else if (put.status === 200 && put.body.status === 'applied') {
             lived.toggles.push({ at: now(), capOn });
+            lived.states.push({ from: now(), planId: 'pro', capOn });
           }
           break;
         }
