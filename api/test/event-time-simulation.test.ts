@@ -42,7 +42,7 @@ const HOUR = 3600;
 const DAY = 86_400;
 const SEED = Number(process.env.SIMULATION_SEED ?? 23_2026);
 const RUNS = Number(process.env.SIMULATION_RUNS ?? 100);
-const SHRINK_SECONDS = Number(process.env.SIMULATION_SHRINK_SECONDS ?? 60);
+const SHRINK_SECONDS = Number(process.env.SIMULATION_SHRINK_SECONDS ?? 45);
 
 /**
  * The metrics a timeline reports, each with what one unit of a generated amount (0–150) is and the
@@ -750,7 +750,7 @@ describe.each(testDatabases())('event-time simulation (%s)', (database) => {
         throw new Error(
           `A timeline disagrees with the reference (seed ${SEED}, ${result.numRuns} runs, ` +
             `${result.numShrinks} shrinks, ${elapsed} s):\n${error}\n\nReplay it:\n${printed(timeline)}\n` +
-            `or as a test:\nit('replays', () => liveTimeline(${JSON.stringify(timeline)}));`,
+            `or as a test inside this describe:\nit('replays', async () => expect(await liveTimeline(${JSON.stringify(timeline)})).toEqual([]));`,
         );
       }
       console.warn(
