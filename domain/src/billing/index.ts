@@ -26,3 +26,16 @@ export * from './downgrade/index.ts';
 export * from './spend-cap/index.ts';
 export * from './restrictions/index.ts';
 export * from './spend-alerts/index.ts';
+export {
+  COMPUTE_CREDITS_KEY,
+  computeLineKey,
+  cycleFraction as referenceCycleFraction,
+  referenceBill,
+  type ReferenceBill,
+  type ReferenceCycle,
+  type ReferenceCycleBill,
+  type ReferenceEvent,
+  type ReferenceLine,
+  type ReferenceState,
+  type ReferenceTimeline,
+} from './reference-pricer.ts';
