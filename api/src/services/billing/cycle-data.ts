@@ -1,5 +1,6 @@
 import {
   computeUpcomingInvoice,
+  cycleFraction,
   spendCapUpcomingInvoice,
   type SpendCapLedger,
   computeMetricForSize,
@@ -105,6 +106,11 @@ async function readCycleRows(db: Db, subject: CycleSubject) {
           subject.planId,
           start,
           toggles.map((toggle) => seconds(toggle.at)),
+          cycleFraction({
+            start: seconds(start),
+            end: seconds(subject.periodEnd),
+            ...(subject.scheduledEnd ? { scheduledEnd: seconds(subject.scheduledEnd) } : {}),
+          }),
         );
   const late = subject.lateUsageSince
     ? await readLateUsage(db, organizationId, subject.lateUsageSince, start, rows[0])

@@ -1,6 +1,7 @@
 import {
   addOverage,
   cappedOverageReading,
+  cycleFraction,
   isOverageEmpty,
   lateSpendCapLines,
   lateUsageLines,
@@ -176,12 +177,18 @@ async function lateSpendCapSettlement(
   reported: CycleUsage,
 ): Promise<CappedOverage> {
   const toggles = await spendCapToggles(db, organizationId, closed.cycleStart);
+  const fraction = cycleFraction({
+    start: seconds(closed.cycleStart),
+    end: seconds(closed.cycleEnd),
+    ...(closed.scheduledEnd ? { scheduledEnd: seconds(closed.scheduledEnd) } : {}),
+  });
   const readings = await readingsByEventTime(
     db,
     organizationId,
     closed.planId,
     closed.cycleStart,
     toggles.map((toggle) => seconds(toggle.at)),
+    fraction,
   );
   const ledger = spendCapLedgerOf(
     { start: closed.cycleStart, end: closed.cycleEnd },
@@ -193,8 +200,9 @@ async function lateSpendCapSettlement(
   return settleSpendCapOverage({
     timeline: ledger.timeline,
     at: end,
-    readings: [...readings, cappedOverageReading(closed.planId, end, reported.usage)],
+    readings: [...readings, cappedOverageReading(closed.planId, end, reported.usage, fraction)],
     billed: closed.spendCapBilled,
+    credit: true,
   }).amounts;
 }
 

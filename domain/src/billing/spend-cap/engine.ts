@@ -97,11 +97,18 @@ export interface SpendCapSettlementInput {
   readonly readings: readonly OverageReading[];
   /** Per line, what earlier settlements of this cycle already invoiced. */
   readonly billed: CappedOverage;
+  /**
+   * The settlement that ends the cycle's billing (its close, the change that cuts it short, its late
+   * usage) credits what was billed beyond the entitlement: an average that late samples lowered, or
+   * sizes a turn-on invoice billed for a whole month in a cycle a change then cut short (§15). A
+   * turn-on invoice never does: it bills what is due, and the cycle's last settlement corrects.
+   */
+  readonly credit?: boolean;
 }
 
 /**
  * What a settlement bills: the entitlement up to `at` minus what was billed already, per line, never
- * below zero. Settling twice at the same moment bills nothing the second time, and the settlements of
+ * below zero unless it is the cycle's last (`credit`). Settling twice at the same moment bills nothing the second time, and the settlements of
  * a cycle add up to its entitlement whatever moments they happen at: overage that was reported late
  * for an interval already settled is billed by the next settlement, never twice.
  */
@@ -110,7 +117,7 @@ export function settleSpendCapOverage(input: SpendCapSettlementInput): SpendCapS
   const amounts: Partial<Record<QuotaMetric, Cents>> = {};
   for (const metric of CAPPED_METRICS) {
     const due = amountOf(entitled, metric) - amountOf(input.billed, metric);
-    if (due > 0) amounts[metric] = toCents(due);
+    if (due > 0 || (input.credit && due < 0)) amounts[metric] = toCents(due);
   }
   return { at: input.at, amounts, entitled };
 }

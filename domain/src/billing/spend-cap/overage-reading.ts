@@ -23,25 +23,26 @@ export interface OverageReading {
   readonly amounts: CappedOverage;
 }
 
-// Capped quotas are per organization: neither the project count nor the cycle's length moves them.
-const ORGANIZATION_ONLY: QuotaContext = { projectCount: 0, cycleHours: Q.ZERO };
-
 /**
  * A reading from the cycle's usage totals so far (the same totals the upcoming invoice takes), priced
  * by the catalogue with the spend cap off: what each capped overage line would show on a Pro
- * organization that never had the cap on. Free bills no overage, so its readings are all zero.
+ * organization that never had the cap on. Capped quotas are per organization: the project count does
+ * not move them; a cycle cut short by a plan change counts its sizes for its `cycleFraction` of a month
+ * (product-decisions §15), as its own lines do. Free bills no overage, so its readings are all zero.
  */
 export function cappedOverageReading(
   planId: PlanId,
   at: number,
   usage: Readonly<Partial<Record<QuotaMetric, Quantity>>>,
+  cycleFraction: Q.Rational = Q.ONE,
 ): OverageReading {
+  const context: QuotaContext = { projectCount: 0, cycleHours: Q.ZERO, cycleFraction };
   const amounts: Partial<Record<QuotaMetric, Cents>> = {};
   for (const metric of CAPPED_METRICS) {
     const value = usage[metric];
     if (value === undefined) continue;
     const exact = exactQuantity(value, `Usage of ${metric}`);
-    const { cents } = overageOf(planId, true, metric, exact, ORGANIZATION_ONLY);
+    const { cents } = overageOf(planId, true, metric, exact, context);
     if (cents !== 0) amounts[metric] = cents;
   }
   return { at, amounts };

@@ -1,5 +1,5 @@
 import type * as Q from '../../money/rational.ts';
-import { toBillingWindow, type UpcomingInvoiceInput } from '../invoice-input.ts';
+import { cycleFraction, toBillingWindow, type UpcomingInvoiceInput } from '../invoice-input.ts';
 import { projectToCycleEnd } from '../projection.ts';
 import type { QuotaMetric } from '../quotas.ts';
 import type { PricedInvoice, UpcomingInvoiceLine } from '../schemas.ts';
@@ -89,9 +89,17 @@ export function spendCapUpcomingInvoice(
     throw new SpendCapStateError("The spend cap's timeline is of another cycle");
   }
   const capOn = { ...input, usageBillingEnabled: false };
-  const now = cappedOverageReading(input.planId, asOf, input.usage);
+  const fraction = cycleFraction(window.period);
+  const now = cappedOverageReading(input.planId, asOf, input.usage, fraction);
   const readings = withReading(ledger.readings, now);
-  const accrued = settleSpendCapOverage({ timeline, at: asOf, readings, billed: ledger.billed });
+  // What the cycle's last settlement would bill now (the close, or a change cutting it short here).
+  const accrued = settleSpendCapOverage({
+    timeline,
+    at: asOf,
+    readings,
+    billed: ledger.billed,
+    credit: true,
+  });
   const lines = [...accruedInvoiceLines(capOn), ...spendCapOverageLines(accrued.amounts)];
 
   const end = timeline.period.end;
@@ -105,8 +113,12 @@ export function spendCapUpcomingInvoice(
   const projected = settleSpendCapOverage({
     timeline: projectedTimeline,
     at: end,
-    readings: withReading(readings, cappedOverageReading(input.planId, end, projectedUsage)),
+    readings: withReading(
+      readings,
+      cappedOverageReading(input.planId, end, projectedUsage, fraction),
+    ),
     billed: ledger.billed,
+    credit: true,
   });
   const projectedLines = [
     ...projectedInvoiceLines(capOn),
@@ -135,8 +147,12 @@ export function spendCapCloseLines(
   const settled = settleSpendCapOverage({
     timeline,
     at: end,
-    readings: withReading(ledger.readings, cappedOverageReading(input.planId, end, input.usage)),
+    readings: withReading(
+      ledger.readings,
+      cappedOverageReading(input.planId, end, input.usage, cycleFraction(input.period)),
+    ),
     billed: ledger.billed,
+    credit: true,
   });
   return [
     ...projectedInvoiceLines({ ...input, usageBillingEnabled: false }),
@@ -168,7 +184,11 @@ export function spendCapSettledAt(
   return settleSpendCapOverage({
     timeline: ledger.timeline,
     at,
-    readings: withReading(ledger.readings, cappedOverageReading(input.planId, at, input.usage)),
+    readings: withReading(
+      ledger.readings,
+      cappedOverageReading(input.planId, at, input.usage, cycleFraction(input.period)),
+    ),
     billed: ledger.billed,
+    credit: true,
   }).amounts;
 }

@@ -4,6 +4,7 @@ import {
   type CappedOverage,
   type OverageReading,
   type PlanId,
+  type Rational,
   type SpendCapLedger,
 } from '@meterline/domain';
 import type { Db } from '../../../db/database.ts';
@@ -22,6 +23,8 @@ export async function readingsByEventTime(
   planId: PlanId,
   cycleStart: Date,
   moments: readonly number[],
+  /** The cycle's fraction of a month, as its lines count it: below 1 for one a change cut short. */
+  fraction: Rational,
 ): Promise<OverageReading[]> {
   const distinct = [...new Set(moments)].filter((at) => at > cycleStart.getTime() / 1000);
   return Promise.all(
@@ -32,7 +35,7 @@ export async function readingsByEventTime(
         cycleStart,
         new Date(at * 1000),
       );
-      return cappedOverageReading(planId, at, usageTotals(rows));
+      return cappedOverageReading(planId, at, usageTotals(rows), fraction);
     }),
   );
 }
