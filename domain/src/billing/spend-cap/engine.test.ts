@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rational, type Rational } from '../../money/rational.ts';
 import { computeUpcomingInvoice } from '../upcoming-invoice.ts';
 import type { UpcomingInvoiceInput } from '../invoice-input.ts';
 import {
@@ -223,5 +224,43 @@ describe('spendCapUpcomingInvoice', () => {
     expect(spendCapUpcomingInvoice(input, ledger).amount_total).toBe(capOn.amount_total);
     // Disk beyond its quota is billed whatever the cap: it is in both.
     expect(capOn.lines.some((line) => line.usage_metric === 'DISK_SIZE_GB_HOURS_GP3')).toBe(true);
+  });
+});
+
+describe("the settlement that ends a cycle's billing", () => {
+  const timeline: SpendCapTimeline = {
+    period,
+    capOnAtStart: false,
+    toggles: [{ at: day(10), capOn: true }],
+  };
+  const database = (gb: number, fraction?: Rational) =>
+    cappedOverageReading('pro', 0, { DATABASE_SIZE: gb * GB }, fraction).amounts;
+
+  it('credits what was billed beyond the entitlement; a turn-on invoice never does', () => {
+    // The turn-on invoice billed 60 GB over the quota; samples reported since lowered the average to 40.
+    const billed = database(68);
+    const readings = [{ at: day(10), amounts: database(48) }];
+    expect(billed).toEqual({ DATABASE_SIZE: 750 });
+    const last = settleSpendCapOverage({
+      timeline,
+      at: period.end,
+      readings,
+      billed,
+      credit: true,
+    });
+    expect(last.amounts).toEqual({ DATABASE_SIZE: 500 - 750 });
+    expect(settleSpendCapOverage({ timeline, at: period.end, readings, billed }).amounts).toEqual(
+      {},
+    );
+  });
+
+  it('counts sizes for the fraction of a month a cycle cut short ran (GB-months)', () => {
+    // 108 GB on average, 100 GB over Pro's 8 GB at 12.5¢: $12.50 a month, $2.50 for a fifth of one.
+    expect(database(108)).toEqual({ DATABASE_SIZE: 1250 });
+    expect(database(108, rational(1, 5))).toEqual({ DATABASE_SIZE: 250 });
+    // Egress is a count: its quota stays whole in any cycle.
+    expect(cappedOverageReading('pro', 0, { EGRESS: 260 * GB }, rational(1, 5)).amounts).toEqual({
+      EGRESS: 90,
+    });
   });
 });
