@@ -39,6 +39,16 @@ const WIDE = 50;
 const WIDE_REQUESTS = 5_000;
 const READ_BUDGET = { shareOfHello: 0.25, p99: 20 };
 
+/**
+ * The hourly usage the benchmark ingests: DAYS × 24 hours ending with the current whole hour (an event
+ * may be stamped at most 10 minutes after it arrives and at most 60 days before), inside bench-co's
+ * cycle, which starts at the first event's UTC midnight and lasts 31 days.
+ */
+function usageHours(now = Date.now()): { cycleStart: number; firstHour: number } {
+  const firstHour = (Math.floor(now / 3_600_000) - (DAYS * 24 - 1)) * 3600;
+  return { cycleStart: Math.floor(firstHour / 86_400) * 86_400, firstHour };
+}
+
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 const schema = databaseUrl ? `bench_${Date.now()}` : undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'meterline-bench-'));
@@ -60,8 +70,7 @@ async function prepareStore(): Promise<void> {
     .select('id')
     .where('email', '=', 'owner@example.com')
     .executeTakeFirstOrThrow();
-  const now = Date.now();
-  const start = new Date(Math.floor(now / 86_400_000 - DAYS + 1) * 86_400_000);
+  const start = new Date(usageHours().cycleStart * 1000);
   const org = await db
     .insertInto('organizations')
     .values({
@@ -155,7 +164,7 @@ function startServer(): Promise<ChildProcess> {
 }
 
 async function ingest(): Promise<{ events: number; seconds: number }> {
-  const start = Math.floor(Date.now() / 86_400_000 - DAYS + 1) * 86_400;
+  const start = usageHours().firstHour;
   const metrics = [
     'EGRESS',
     'DATABASE_SIZE',

@@ -73,6 +73,7 @@ function judge(entry: FuzzCase, status: number, type: string, body: string, writ
 }
 
 describe.each(testDatabases())('fuzz from the API document (%s)', (database) => {
+  const clock = fixedClock(new Date());
   let server: TestServer;
   let writes: WriteLog;
   let callers: Caller[];
@@ -81,7 +82,7 @@ describe.each(testDatabases())('fuzz from the API document (%s)', (database) => 
     server = await startTestServer({
       database,
       // A clock that stands still, and no background work: what is written, a request wrote.
-      clock: fixedClock(new Date()),
+      clock,
       env: {
         METERING_API_KEY: KEY,
         EMAIL_OUTBOX_INTERVAL_SECONDS: '0',
@@ -109,7 +110,7 @@ describe.each(testDatabases())('fuzz from the API document (%s)', (database) => 
     const invoices = await read<{ id: string; status: string }[]>('/billing/invoices');
     const cards = await read<{ defaultPaymentMethodId: string | null }>('/payments');
     const examples: Record<string, unknown> = {
-      ...demoExamples(invoices.find((invoice) => invoice.status === 'open')?.id),
+      ...demoExamples(invoices.find((invoice) => invoice.status === 'open')?.id, clock.now()),
       // Failed sign-ins lock an email out: the cases use one that is nobody's.
       email: 'nobody@example.com',
       // Past the captcha and onto a real card, a case reaches the charge: a bound missing there shows.

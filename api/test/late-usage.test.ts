@@ -169,34 +169,42 @@ describe.each(testDatabases())('usage reported late (%s)', (database) => {
     ];
     expect(await send(replay)).toEqual({ accepted: 0, duplicates: 3 });
     expect(summary((await upcoming()).lines)).toEqual([['Pro Plan', 2500]]);
-    await run(at('2027-02-01T01:00:00Z'));
-    const [, , january] = await invoices();
-    expect(summary(await linesOf(january?.id ?? ''))).toEqual([['Pro Plan', 2500]]);
 
-    // Late again, for November and for December: each cycle by its own usage and quota.
-    clock.set(at('2027-02-02T00:00:00Z'));
+    // Late again, for November and for December (each within 60 days of when it happened): each
+    // cycle by its own usage and quota.
+    clock.set(at('2027-01-20T00:00:00Z'));
+    const december = egress('dec-1', 251, '2026-12-31T23:00:00Z');
     expect(
-      await send([
-        ...replay,
-        egress('nov-4', 10, '2026-11-30T23:59:00Z'),
-        egress('dec-1', 251, '2026-12-31T23:00:00Z'),
-      ]),
-    ).toEqual({ accepted: 2, duplicates: 3 });
+      await send([...replay.slice(1), egress('nov-4', 10, '2026-11-30T23:59:00Z'), december]),
+    ).toEqual({ accepted: 2, duplicates: 2 });
     expect(summary((await upcoming()).lines)).toEqual([
       ['Pro Plan', 2500],
       [LATE_NOVEMBER, 90],
       ['Egress (late usage, 1 Dec 2026 – 1 Jan 2027)', 9],
     ]);
+    await run(at('2027-02-01T01:00:00Z'));
+
+    // Sent again once billed: December's is a duplicate; November's, now more than 60 days old, is
+    // refused whole (decision 005). Neither bills anything.
+    clock.set(at('2027-02-02T00:00:00Z'));
+    expect(await send([december])).toEqual({ accepted: 0, duplicates: 1 });
+    const refused = await fetch(`${server.url}/internal/usage-events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ events: [...replay, december] }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^events\[0\] \(id nov-1\): timestamp 2026-11-15T12:00:00Z is more than 60 days before now/,
+    );
     await run(at('2027-03-01T01:00:00Z'));
-    await send(replay);
-    await run(at('2027-04-01T01:00:00Z'));
-    const [, , , february, march] = await invoices();
-    expect(summary(await linesOf(february?.id ?? ''))).toEqual([
+    const [, , january, february] = await invoices();
+    expect(summary(await linesOf(january?.id ?? ''))).toEqual([
       ['Pro Plan', 2500],
       [LATE_NOVEMBER, 90],
       ['Egress (late usage, 1 Dec 2026 – 1 Jan 2027)', 9],
     ]);
-    expect(summary(await linesOf(march?.id ?? ''))).toEqual([['Pro Plan', 2500]]);
+    expect(summary(await linesOf(february?.id ?? ''))).toEqual([['Pro Plan', 2500]]);
   });
 });
 

@@ -56,7 +56,7 @@ describe.each(testDatabases())('the role matrix, from the API document (%s)', (d
     const invoices = await as('owner').get<{ id: string }[]>(
       '/platform/organizations/acme-pro/billing/invoices',
     );
-    const examples = demoExamples(invoices.body[0]?.id);
+    const examples = demoExamples(invoices.body[0]?.id, clock.now());
     cases = operations(document)
       .filter(([url]) => url.startsWith('/platform/organizations/{slug}'))
       .map(([url, method, operation]) => {

@@ -1,15 +1,26 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleContaining } from '@meterline/domain';
+import { fixedClock } from '../src/clock.ts';
 import { insertUsageEvents } from '../src/repositories/usage.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
 const KEY = 'test-metering-key-0123456789';
+const DAY = 86_400;
 
 describe.each(testDatabases())('usage ingestion (%s)', (database) => {
+  // The server's clock: events may be stamped at most 60 days before it and 10 minutes after, so the
+  // batches below (15 January to 24 February 2030) arrive on 1 March 2030.
+  const clock = fixedClock(new Date('2030-03-01T00:00:00Z'));
+  const now = () => Math.floor(clock.now().getTime() / 1000);
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ database, env: { METERING_API_KEY: KEY } });
+    server = await startTestServer({ database, clock, env: { METERING_API_KEY: KEY } });
   });
   afterAll(() => server.close());
 
@@ -24,6 +35,7 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     });
 
   const day = Date.UTC(2030, 0, 15) / 1000;
+  /** The project's egress on 15 January 2030: the demo world's, seeded up to 1 March, and these tests'. */
   const egressOn = async (ref: string) => {
     const owner = await server.signIn('owner@example.com');
     const response = await owner.get<{ data: { date: string; metric: string; usage: number }[] }>(
@@ -40,9 +52,10 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
       usage: 1,
       timestamp: day,
     };
+    const before = await egressOn('acmepro1');
     expect((await send({ events: [event] }, null)).status).toBe(401);
     expect((await send({ events: [event] }, 'wrong-key-wrong-key')).status).toBe(401);
-    expect(await egressOn('acmepro1')).toBe(0);
+    expect(await egressOn('acmepro1')).toBe(before);
   });
 
   it('stores a batch once, however often it is sent, and rolls it up per day', async () => {
@@ -51,12 +64,13 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
       { id: 'e-2', project_ref: 'acmepro1', metric: 'EGRESS', usage: 2500, timestamp: day + 7200 },
       { id: 'e-2', project_ref: 'acmepro1', metric: 'EGRESS', usage: 2500, timestamp: day + 7200 },
     ];
+    const before = await egressOn('acmepro1');
     const first = await send({ events });
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ accepted: 2, duplicates: 1 });
     const again = await send({ events });
     expect(await again.json()).toEqual({ accepted: 0, duplicates: 3 });
-    expect(await egressOn('acmepro1')).toBe(3500);
+    expect(await egressOn('acmepro1')).toBe(before + 3500);
   });
 
   it('stores the new events of a batch that repeats stored ones, and rolls up only those', async () => {
@@ -67,13 +81,14 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
       usage,
       timestamp: day + 600,
     });
+    const before = await egressOn('acmepro3');
     expect(await (await send({ events: [event('r-1', 100)] })).json()).toEqual({
       accepted: 1,
       duplicates: 0,
     });
     const mixed = await send({ events: [event('r-2', 20), event('r-1', 100), event('r-3', 3)] });
     expect(await mixed.json()).toEqual({ accepted: 2, duplicates: 1 });
-    expect(await egressOn('acmepro3')).toBe(123);
+    expect(await egressOn('acmepro3')).toBe(before + 123);
   });
 
   it("skips stored events inside a caller's transaction too, without ending it", async () => {
@@ -146,7 +161,8 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
         usage: 2,
         timestamp: later,
       },
-      { id: 'm-4', project_ref: 'acmepro1', metric: 'EGRESS', usage: 0.5, timestamp: 86_400 },
+      // payg-co's subscription began on 17 February (12 days before the demo world was seeded).
+      { id: 'm-4', project_ref: 'paygco1', metric: 'EGRESS', usage: 0.5, timestamp: day },
       {
         id: 'm-5',
         project_ref: 'paygco1',
@@ -214,13 +230,15 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
         cycle_start: row.cycle_start?.toISOString() ?? null,
       })),
     ).toEqual(expected);
-    // The batch spans two billing cycles, and the 1970 event is before the subscription began.
+    // The batch spans two billing cycles, and payg-co's event of 15 January is from before its
+    // subscription began.
     const [first, , third, fourth] = expected;
     expect(fourth?.cycle_start).toBeNull();
     expect(first?.cycle_start).not.toBe(third?.cycle_start);
   });
 
   it('refuses a batch naming an unknown project, and writes none of it', async () => {
+    const before = await egressOn('acmepro2');
     const response = await send({
       events: [
         { id: 'e-3', project_ref: 'acmepro2', metric: 'EGRESS', usage: 10, timestamp: day },
@@ -229,7 +247,7 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toContain('nosuchproject1');
-    expect(await egressOn('acmepro2')).toBe(0);
+    expect(await egressOn('acmepro2')).toBe(before);
   });
 
   it('refuses bad events with 400 naming the field', async () => {
@@ -264,7 +282,6 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     };
     const before = await egress();
     expect(await egress()).toBe(before);
-    const now = Math.floor(Date.now() / 1000);
     const response = await send({
       events: [
         {
@@ -272,7 +289,7 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
           project_ref: 'paygco1',
           metric: 'EGRESS',
           usage: 100e9,
-          timestamp: now,
+          timestamp: now(),
         },
       ],
     });
@@ -282,9 +299,10 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
   });
 
   it('keeps each roll-up equal to the stored events it sums, decimals exactly', async () => {
+    // idle-co's projects report nothing in the demo world: its day holds these events alone.
     const events = [0.1, 0.2, 1e-7, 123456789.123, 7].map((usage, index) => ({
       id: `d-${index}`,
-      project_ref: 'acmepro3',
+      project_ref: 'idleco1',
       metric: 'DATABASE_SIZE',
       usage,
       timestamp: day + 43_200 + 3_000 * index,
@@ -292,7 +310,7 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     // Whole numbers whose sum is past what a double holds exactly.
     const large = [9_007_199_254_740_991, 9_007_199_254_740_991, 5].map((usage, index) => ({
       id: `l-${index}`,
-      project_ref: 'acmepro3',
+      project_ref: 'idleco1',
       metric: 'MONTHLY_ACTIVE_USERS',
       usage,
       timestamp: day + 86_399,
@@ -305,14 +323,14 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     const daily = await sql<{ usage_sum: string; usage_max: string; samples: number }>`
       SELECT usage_sum::text, usage_max::text, samples FROM usage_daily
       JOIN projects ON projects.id = usage_daily.project_id
-      WHERE projects.ref = 'acmepro3' AND metric = 'DATABASE_SIZE' AND day = '2030-01-15'
+      WHERE projects.ref = 'idleco1' AND metric = 'DATABASE_SIZE' AND day = '2030-01-15'
     `.execute(db);
     expect(daily.rows).toEqual([
       { usage_sum: '123456796.4230001', usage_max: '123456789.123', samples: 5 },
     ]);
     const users = await sql<{ usage_sum: string }>`
       SELECT usage_sum::text FROM usage_daily JOIN projects ON projects.id = usage_daily.project_id
-      WHERE projects.ref = 'acmepro3' AND metric = 'MONTHLY_ACTIVE_USERS' AND day = '2030-01-15'
+      WHERE projects.ref = 'idleco1' AND metric = 'MONTHLY_ACTIVE_USERS' AND day = '2030-01-15'
     `.execute(db);
     expect(users.rows).toEqual([{ usage_sum: '18014398509481987' }]);
     // Every roll-up row, seeded or sent by these tests, against the raw events summed in the database.
@@ -343,5 +361,120 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
       expect(rows).toEqual([{ mismatches: 0, rollups: expect.any(Number) as number }]);
       expect(rows[0]?.rollups).toBeGreaterThan(100);
     }
+  });
+
+  describe('event times (decision 005): at most 60 days before arrival, at most 10 minutes after', () => {
+    const egress = (id: string, timestamp: number) => ({
+      id,
+      project_ref: 'acmepro2',
+      metric: 'EGRESS',
+      usage: 1,
+      timestamp,
+    });
+    const stored = async (ids: readonly string[]) =>
+      (
+        await server.database.db
+          .selectFrom('usage_events')
+          .select('event_id')
+          .where('event_id', 'in', [...ids])
+          .execute()
+      ).map((row) => row.event_id);
+
+    it('refuses a batch holding an event outside the bounds, whole, with 400 naming each such event', async () => {
+      const batch = [
+        egress('bounds-fine', now() - 3600),
+        egress('bounds-old', now() - 60 * DAY - 1),
+        egress('bounds-fine-2', now()),
+        egress('bounds-ahead', now() + 601),
+      ];
+      const response = await send({ events: batch });
+      expect(response.status).toBe(400);
+      const { message } = (await response.json()) as { message: string };
+      expect(message).toBe(
+        'events[1] (id bounds-old): timestamp 2029-12-30T23:59:59Z is more than 60 days before now ' +
+          '(2030-03-01T00:00:00Z); events[3] (id bounds-ahead): timestamp 2030-03-01T00:10:01Z is ' +
+          'more than 10 minutes after now (2030-03-01T00:00:00Z). An event may be stamped at most ' +
+          '60 days before the batch arrives and at most 10 minutes after: a batch holding any other ' +
+          'is refused whole (400, naming such events) and nothing of it is stored.',
+      );
+      // Nothing of the batch was written, its events within the bounds neither.
+      expect(await stored(batch.map((event) => event.id))).toEqual([]);
+    });
+
+    it('keeps an event stamped exactly 60 days before or 10 minutes after, by the server clock', async () => {
+      const batch = [
+        egress('bounds-oldest', now() - 60 * DAY),
+        egress('bounds-latest', now() + 600),
+      ];
+      const response = await send({ events: batch });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ accepted: 2, duplicates: 0 });
+      // A second later by the server's clock, the oldest is out of bounds: the same batch is refused.
+      clock.advance(1);
+      try {
+        const again = await send({ events: batch });
+        expect(again.status).toBe(400);
+        expect(((await again.json()) as { message: string }).message).toMatch(
+          /^events\[0\] \(id bounds-oldest\): timestamp .* is more than 60 days before now/,
+        );
+      } finally {
+        clock.advance(-1);
+      }
+    });
+
+    it('states the bounds in the API document', async () => {
+      const document = (await (await fetch(`${server.url}/platform/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { description?: string }>>;
+        components: { schemas: Record<string, unknown> };
+      };
+      const operation = document.paths['/internal/usage-events']?.post;
+      expect(operation?.description).toContain(
+        'An event may be stamped at most 60 days before the batch arrives and at most 10 minutes after',
+      );
+      expect(JSON.stringify(document.components.schemas)).toContain(
+        'When the usage happened, unix seconds: at most 60 days before the batch arrives and at most 10 minutes after',
+      );
+    });
+
+    it.runIf(database === 'postgres')(
+      "bounds the operator CLI's ingest by the moment it ingests at, writing nothing of a refused batch",
+      async () => {
+        const cli = fileURLToPath(new URL('../src/cli/billing.ts', import.meta.url));
+        const file = join(mkdtempSync(join(tmpdir(), 'meterline-ingest-')), 'events.json');
+        const ingest = (events: unknown[], at: string) =>
+          new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+            writeFileSync(file, JSON.stringify({ events }));
+            const child = spawn(
+              process.execPath,
+              ['--import', 'tsx', cli, 'ingest', '--file', file, '--at', at],
+              {
+                env: {
+                  ...process.env,
+                  DATABASE_URL: server.databaseUrl,
+                  DATABASE_SCHEMA: server.schema,
+                  LOG_LEVEL: 'silent',
+                },
+              },
+            );
+            let output = '';
+            child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+            child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+            child.on('error', reject);
+            child.on('exit', (code) => resolve({ code, output }));
+          });
+        const at = '2030-03-01T00:00:00Z';
+        const batch = [egress('cli-fine', now() - DAY), egress('cli-old', now() - 61 * DAY)];
+        const refused = await ingest(batch, at);
+        expect(refused.code).toBe(2);
+        expect(refused.output).toContain(
+          'events[1] (id cli-old): timestamp 2029-12-30T00:00:00Z is more than 60 days before now (2030-03-01T00:00:00Z)',
+        );
+        expect(await stored(['cli-fine', 'cli-old'])).toEqual([]);
+        const accepted = await ingest(batch.slice(0, 1), at);
+        expect(accepted.code).toBe(0);
+        expect(JSON.parse(accepted.output)).toMatchObject({ accepted: 1, duplicates: 0 });
+        expect(await stored(['cli-fine'])).toEqual(['cli-fine']);
+      },
+    );
   });
 });

@@ -14,6 +14,7 @@ import { OPERATOR_CLI } from '../services/audit/record-audit.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
 import { createPaymentGateway } from '../services/payments/create-gateway.ts';
 import { parseDay, surveysCsv } from '../services/surveys/export-surveys.ts';
+import { refuseEventsOutsideTimeBounds } from '../services/usage/event-time-bounds.ts';
 import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
 
 const USAGE = `Operator commands of the billing engine.
@@ -22,7 +23,9 @@ const USAGE = `Operator commands of the billing engine.
                                                               close the organization's ended cycles at <time>
   npm run billing -- run [--at <time>] [--grace <minutes>]    one pass of the billing job for everyone
   npm run billing -- void-invoice --invoice <id> [--at <time>]  forgive an open invoice
-  npm run billing -- ingest --file <events.json> [--at <time>]  ingest a batch of usage events ({"events": [...]})
+  npm run billing -- ingest --file <events.json> [--at <time>]  ingest a batch of usage events ({"events": [...]}),
+                                                              each stamped at most 60 days before <time> and
+                                                              at most 10 minutes after (else none is stored)
   npm run billing -- surveys --since <YYYY-MM-DD>             the exit and upgrade survey answers since that
                                                               day (UTC), as CSV with a header row
   npm run billing -- emails [--to <address>] [--since <time>]  the billing mail outbox, newest first
@@ -143,6 +146,8 @@ async function main(): Promise<void> {
             `${values.file}: ${batch.error.issues[0]?.message ?? 'invalid batch'}`,
           );
         }
+        // Bounded as the endpoint bounds them, by the moment the batch is ingested at.
+        refuseEventsOutsideTimeBounds(batch.data.events, at);
         const result = await ingestUsageEvents(database.db, batch.data.events, {
           at,
           onError: (organizationId, error) =>

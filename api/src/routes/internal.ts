@@ -4,11 +4,13 @@ import {
   errorResponseSchema,
   usageEventsBatchSchema,
   usageEventsResultSchema,
+  USAGE_EVENT_TIME_BOUNDS,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { listOutbox } from '../repositories/email-outbox.ts';
+import { refuseEventsOutsideTimeBounds } from '../services/usage/event-time-bounds.ts';
 import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
 
 /** Operator calls: authenticated by the metering key, never by a browser session. */
@@ -26,6 +28,7 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
         summary: 'Report usage events (batched, idempotent by event id)',
         description:
           'Authorization: Bearer METERING_API_KEY. A batch naming an unknown project is refused whole. ' +
+          `${USAGE_EVENT_TIME_BOUNDS} ` +
           'A Free or spend-capped organization whose usage this takes above a quota enters its grace period. ' +
           'An address that sends 10 wrong keys in 15 minutes is answered 429 (Retry-After) until they age out.',
         body: usageEventsBatchSchema,
@@ -37,16 +40,19 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
         },
       },
     },
-    async (request) =>
-      ingestUsageEvents(db, request.body.events, {
-        at: clock.now(),
+    async (request) => {
+      const at = clock.now();
+      refuseEventsOutsideTimeBounds(request.body.events, at);
+      return ingestUsageEvents(db, request.body.events, {
+        at,
         // The events are stored: the billing job's next pass observes the organization again.
         onError: (organizationId, error) =>
           request.log.error(
             { err: error, organizationId },
             'usage restriction or spend alert not checked after ingestion',
           ),
-      }),
+      });
+    },
   );
 
   app.get(

@@ -9,9 +9,13 @@ export function operations(document: OpenApiDocument): [string, string, Operatio
 
 /**
  * What a generator cannot invent: the demo world's names, a catalogue tax ID, working dates (acme-pro's,
- * with one of its invoices).
+ * with one of its invoices). `now` is the server's clock: a usage event is stamped an hour before it,
+ * within the bounds an event's time must keep (60 days before its arrival, 10 minutes after).
  */
-export function demoExamples(invoiceId: string | undefined): Record<string, unknown> {
+export function demoExamples(
+  invoiceId: string | undefined,
+  now: Date = new Date(),
+): Record<string, unknown> {
   return {
     slug: 'acme-pro',
     invoiceId,
@@ -39,7 +43,7 @@ export function demoExamples(invoiceId: string | undefined): Record<string, unkn
     until: '2026-12-31',
     cursor: '1750000000000.aud_000000000000000000000000',
     to: 'billing@acme.example',
-    timestamp: 1_750_000_000,
+    timestamp: Math.floor(now.getTime() / 1000) - 3600,
     usage: 1,
     type: 'eu_vat',
     value: 'IE1234567T',
