@@ -156,11 +156,7 @@ export interface ClosedCyclesTable {
   projects: ColumnType<{ ref: string; name: string }[], string, string>;
   closed_at: Timestamp;
   /** Capped overage billed of a cycle whose spend cap was toggled, per line; null: never toggled. */
-  spend_cap_billed: ColumnType<
-    CappedOverage | null,
-    string | null | undefined,
-    string | null
-  >;
+  spend_cap_billed: ColumnType<CappedOverage | null, string | null | undefined, string | null>;
 }
 
 export interface UsageDailyTable {
