@@ -1,5 +1,10 @@
 import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
-import { addMonthsClamped, BILLING_PLANS, planChangeType } from '@meterline/domain';
+import {
+  addMonthsClamped,
+  BILLING_PLANS,
+  creditedToBalance,
+  planChangeType,
+} from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../../repositories/closed-cycles.ts';
@@ -98,7 +103,7 @@ export async function applyPlanChangeIn(
   const invoiceId = await issueChangeInvoice(trx, change, wallNow);
 
   const newEnd = fromSeconds(addMonthsClamped(seconds(at), 1));
-  const credited = total < 0 && !change.billed_via_partner ? -total : 0;
+  const credited = creditedToBalance(total, change.billed_via_partner);
   await trx
     .updateTable('subscriptions')
     .set((eb) => ({
