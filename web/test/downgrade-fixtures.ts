@@ -40,6 +40,7 @@ function previewFor({
     credit_applied: 0,
     charge_today: 0,
     balance_after: subscription.customer_balance,
+    credited_to_balance: 0,
     monthly_invoice_estimate: 0,
     proration_date: now,
     effective_at: effectiveAt,

@@ -1,4 +1,9 @@
-import type { InvoiceDetail, Invoice, UpcomingInvoiceLine } from '@meterline/domain';
+import {
+  creditedToBalance,
+  type InvoiceDetail,
+  type Invoice,
+  type UpcomingInvoiceLine,
+} from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { InvoiceStatus } from '../db/schema.ts';
@@ -241,12 +246,22 @@ export async function findInvoice(
     .where('id', '=', invoiceId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const lines = await db
-    .selectFrom('invoice_lines')
-    .selectAll()
-    .where('invoice_id', '=', invoiceId)
-    .orderBy('position')
-    .execute();
+  const [lines, change] = await Promise.all([
+    db
+      .selectFrom('invoice_lines')
+      .selectAll()
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('position')
+      .execute(),
+    // A plan change's invoice may sum below zero: that part went to the credit balance.
+    db
+      .selectFrom('plan_changes')
+      .select('billed_via_partner')
+      .where('organization_id', '=', organizationId)
+      .where('invoice_id', '=', invoiceId)
+      .where('kind', '=', 'plan')
+      .executeTakeFirst(),
+  ]);
   return {
     ...toInvoice(row, { slug, organizationId }),
     lines: lines.map((line) => ({
@@ -266,6 +281,9 @@ export async function findInvoice(
     })),
     credit_applied: row.credit_applied_cents,
     amount_paid: row.amount_paid_cents,
+    credited_to_balance: change
+      ? creditedToBalance(row.subtotal_cents, change.billed_via_partner)
+      : 0,
     billing_name: row.billing_name,
     billing_email: row.billing_email,
     billing_address: invoiceAddress(row.billing_address),

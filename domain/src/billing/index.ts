@@ -19,6 +19,8 @@ export * from './plan-change.ts';
 export * from './plan-change-rules.ts';
 export * from './plan-change-contract.ts';
 export * from './cycle-closing.ts';
+export * from './scheduled-change.ts';
+export * from './balance-credit.ts';
 export * from './entitlements.ts';
 export * from './plan-cards.ts';
 export * from './upgrade-survey.ts';

@@ -50,6 +50,11 @@ export const subscriptionPreviewSchema = documented(
     credit_applied: centsSchema,
     charge_today: centsSchema,
     balance_after: centsSchema,
+    credited_to_balance: documented(centsSchema, {
+      description:
+        'What the change adds to the credit balance: −total when the total is negative (the change ' +
+        'invoice is then $0.00 due), else 0',
+    }),
     monthly_invoice_estimate: centsSchema,
     proration_date: documented(unixSeconds, {
       description: 'Send it back with the change: it is charged exactly this',

@@ -25,6 +25,11 @@ export const invoiceDetailSchema = documented(
       description: 'Credit balance applied, in cents',
     }),
     amount_paid: z.number().check(z.int()),
+    credited_to_balance: documented(z.number().check(z.int()), {
+      description:
+        "Cents this invoice added to the organization's credit balance: a plan change's invoice " +
+        'whose lines sum below zero (its amount due is then 0); 0 otherwise',
+    }),
     billing_name: z.nullable(z.string()),
     billing_email: z.nullable(z.string()),
     billing_address: z.nullable(invoiceAddressSchema),

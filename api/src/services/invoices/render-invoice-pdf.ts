@@ -1,5 +1,6 @@
 import {
   cardBrandName,
+  CREDITED_TO_BALANCE_LABEL,
   countryName,
   formatCents,
   formatInvoiceDate,
@@ -270,6 +271,10 @@ export function renderInvoicePdf(
   total('Subtotal', invoice.subtotal);
   total('Credit applied', -invoice.credit_applied);
   total('Total', invoice.amount_due, true);
+  // A change invoice below zero is $0.00 due: the rest was not lost but kept as credit.
+  if (invoice.credited_to_balance > 0) {
+    total(CREDITED_TO_BALANCE_LABEL, invoice.credited_to_balance);
+  }
   if (invoice.amount_paid > 0) {
     const card = invoice.paid_with
       ? ` (${cardBrandName(invoice.paid_with.brand)} ending ${invoice.paid_with.last4})`

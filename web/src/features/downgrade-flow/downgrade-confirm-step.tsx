@@ -1,5 +1,6 @@
 import {
   addonsLostOnDowngrade,
+  CREDITED_TO_BALANCE_LABEL,
   downgradeRestartsProjects,
   featuresLostOnDowngrade,
   formatCents,
@@ -156,11 +157,21 @@ function DowngradeCharge({ preview }: { preview: SubscriptionPreview }) {
               {formatCents(preview.charge_today)}
             </td>
           </tr>
+          {preview.credited_to_balance > 0 ? (
+            <tr>
+              <th scope="row" className="pt-1 text-left font-normal text-muted-foreground">
+                {CREDITED_TO_BALANCE_LABEL}
+              </th>
+              <td className="pt-1 text-right tabular-nums">
+                {formatCents(preview.credited_to_balance)}
+              </td>
+            </tr>
+          ) : null}
         </tfoot>
       </table>
-      {preview.total < 0 ? (
+      {preview.credited_to_balance > 0 ? (
         <p className="text-muted-foreground">
-          {`${formatCents(-preview.total)} for the unused time goes to your credit balance, for future invoices.`}
+          The credit pays your future invoices first; it is not refunded to a card.
         </p>
       ) : null}
     </section>

@@ -1,4 +1,9 @@
-import { formatCents, lineQuantities, type InvoiceDetail } from '@meterline/domain';
+import {
+  CREDITED_TO_BALANCE_LABEL,
+  formatCents,
+  lineQuantities,
+  type InvoiceDetail,
+} from '@meterline/domain';
 
 /** The quantity a finalized line states, if it kept one (lines finalized before show their price). */
 function lineDetail(line: InvoiceDetail['lines'][number]): string {
@@ -8,7 +13,8 @@ function lineDetail(line: InvoiceDetail['lines'][number]): string {
 
 /**
  * What the invoice bills, line by line, as the PDF states it: each usage line's usage, quota and
- * billable quantity at its unit price, then the subtotal, the credit applied and the total.
+ * billable quantity at its unit price, then the subtotal, the credit applied and the total, and what a
+ * change invoice below zero added to the credit balance.
  */
 export function InvoiceLines({ invoice }: { invoice: InvoiceDetail }) {
   return (
@@ -58,6 +64,15 @@ export function InvoiceLines({ invoice }: { invoice: InvoiceDetail }) {
           </th>
           <td className="text-right font-medium tabular-nums">{formatCents(invoice.amount_due)}</td>
         </tr>
+        {invoice.credited_to_balance > 0 ? (
+          // A change invoice below zero is $0.00 due: the difference is kept as credit.
+          <tr>
+            <th scope="row" className="text-left font-normal text-muted-foreground">
+              {CREDITED_TO_BALANCE_LABEL}
+            </th>
+            <td className="text-right tabular-nums">{formatCents(invoice.credited_to_balance)}</td>
+          </tr>
+        ) : null}
       </tfoot>
     </table>
   );

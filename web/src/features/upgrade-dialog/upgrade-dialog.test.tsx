@@ -75,6 +75,7 @@ function previewAt(now: number): SubscriptionPreview {
     credit_applied: 5000,
     charge_today: total - 5000,
     balance_after: 0,
+    credited_to_balance: 0,
     monthly_invoice_estimate: 70_720,
     proration_date: now,
     effective_at: 'now',

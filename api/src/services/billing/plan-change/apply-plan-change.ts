@@ -3,6 +3,7 @@ import {
   addMonthsClamped,
   addOverage,
   BILLING_PLANS,
+  creditedToBalance,
   cycleContaining,
   planChangeType,
   type CappedOverage,
@@ -110,7 +111,7 @@ export async function applyPlanChangeIn(
   const invoiceId = await issueChangeInvoice(trx, change, wallNow);
 
   const newEnd = fromSeconds(addMonthsClamped(seconds(at), 1));
-  const credited = total < 0 && !change.billed_via_partner ? -total : 0;
+  const credited = creditedToBalance(total, change.billed_via_partner);
   await trx
     .updateTable('subscriptions')
     .set((eb) => ({

@@ -4,12 +4,15 @@ import {
   changeInvoice,
   changeInvoiceRecordLines,
   computeMetricForSize,
+  creditedToBalance,
   invoiceTotal,
   isActiveProject,
+  nextCycle,
   planChangeTiming,
   planIdOfTier,
   projectedInvoiceLines,
   rational,
+  scheduledChangeInvoice,
   spendCapSettledAt,
   usageBillingEnabledForTier,
   type AddonMetric,
@@ -90,6 +93,7 @@ export async function priceChange(
     usageBillingEnabled: subscription.usage_billing_enabled,
   };
   const cycle = { start: subscription.current_period_start, end: subscription.current_period_end };
+  const timing = planChangeTiming(subscription.billing_partner, from.plan, to.plan);
   const data = await loadCycleData(
     db,
     {
@@ -99,8 +103,9 @@ export async function priceChange(
       periodStart: cycle.start,
       // The ending cycle is priced as it will have run: cut short at the change, its sizes billed in
       // GB-months and its compute credits its share of the month's (product-decisions §15). A change
-      // at the cycle's very first second leaves nothing to price but the whole cycle at its start.
-      ...(at > seconds(cycle.start)
+      // at the cycle's very first second leaves nothing to price but the whole cycle at its start; a
+      // change scheduled for the cycle's end cuts nothing short.
+      ...(timing === 'now' && at > seconds(cycle.start)
         ? { periodEnd: new Date(at * 1000), scheduledEnd: cycle.end }
         : { periodEnd: cycle.end }),
       // Usage that reached earlier, closed cycles late is left to the next close: it is not this
@@ -153,17 +158,36 @@ export async function priceChange(
     name: project.name,
   }));
 
-  const timing = planChangeTiming(subscription.billing_partner, from.plan, to.plan);
-  const estimate = monthlyEstimate(to, invoice.newCycle, data.input.projects, data.input.addons, {
+  // A change scheduled for the cycle's end (a hosting partner's downgrade) gives no time back and
+  // charges nothing today: its preview shows what the invoice that closes the cycle will bill.
+  const newCycle =
+    timing === 'now'
+      ? invoice.newCycle
+      : nextCycle(seconds(subscription.billing_cycle_anchor), seconds(cycle.end));
+  const scheduled =
+    timing === 'now'
+      ? null
+      : scheduledChangeInvoice({
+          to: to.plan,
+          cycle: invoice.endedCycle,
+          nextCycle: newCycle,
+          at,
+          usageLines: usageLines.map((line) => ({
+            description: line.description,
+            amount: line.amount,
+          })),
+        });
+  const estimate = monthlyEstimate(to, newCycle, data.input.projects, data.input.addons, {
     projects,
     resources,
   });
+  const shown = scheduled ?? invoice;
   const active = projects.filter((project) => isActiveProject(project.status));
   const preview: SubscriptionPreview = {
     plan_change_type: invoice.direction,
     target_plan: { id: to.plan, name: BILLING_PLANS[to.plan].name },
     tier,
-    breakdown: invoice.lines.map((line) => ({
+    breakdown: shown.lines.map((line) => ({
       description: line.description,
       total_price: line.amount,
       kind: line.kind,
@@ -174,10 +198,11 @@ export async function priceChange(
           ? projectsOf(usageLines.find((usage) => usage.description === line.description))
           : [],
     })),
-    total: invoice.totalCents,
-    credit_applied: creditApplied,
-    charge_today: chargeToday,
-    balance_after: balanceAfter,
+    total: shown.totalCents,
+    credit_applied: scheduled ? 0 : creditApplied,
+    charge_today: scheduled ? 0 : chargeToday,
+    balance_after: scheduled ? subscription.customer_balance_cents : balanceAfter,
+    credited_to_balance: scheduled ? 0 : creditedToBalance(invoice.totalCents, billedViaPartner),
     monthly_invoice_estimate: estimate,
     proration_date: at,
     effective_at: timing,
