@@ -226,3 +226,21 @@ export async function addDecliningDefaultCard(
     isDefault: true,
   });
 }
+
+/**
+ * What two requests sent at once with one Idempotency-Key answer. The one that made the charge answers its
+ * outcome; the other may read the provider while the charge is still being confirmed there, and then answers
+ * `processing` (the page polls). Sorted, so the order the two finished in does not matter.
+ */
+export function doubleSubmitAnswers(answers: { status: number; body: { status?: unknown } }[]) {
+  return {
+    statuses: answers.map((answer) => answer.status),
+    settled: answers.map((answer) => answer.body.status).sort(),
+  };
+}
+
+/** The answers {@link doubleSubmitAnswers} accepts for a double submit that succeeded once. */
+export const SUCCEEDED_ONCE = [
+  { statuses: [200, 200], settled: ['succeeded', 'succeeded'] },
+  { statuses: [200, 200], settled: ['processing', 'succeeded'] },
+];
