@@ -10,7 +10,7 @@ import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { billingJobConcurrency, runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
-import { createPaymentGateway } from '../src/services/payments/create-gateway.ts';
+import { createPaymentGateway } from '../src/adapters/create-gateway.ts';
 
 const config = loadConfig();
 const database = await openDatabase({

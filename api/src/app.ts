@@ -33,7 +33,7 @@ import internalRoutes from './routes/internal.ts';
 import invoiceRoutes from './routes/invoices.ts';
 import usageRoutes from './routes/usage.ts';
 import { CycleRowsCache } from './services/billing/cycle-data.ts';
-import type { PaymentGateway } from './services/payments/payment-gateway.ts';
+import type { PaymentGateway } from './adapters/payment-gateway.ts';
 import customerRoutes from './routes/customer.ts';
 import entitlementRoutes from './routes/entitlements.ts';
 import restrictionHistoryRoutes from './routes/restriction-history.ts';
@@ -64,8 +64,8 @@ declare module 'fastify' {
     webhookSignal: WebhookSignal;
   }
 }
-import { createCaptcha } from './services/captcha/create-captcha.ts';
-import { PaymentSimulator } from './services/payments/simulator.ts';
+import { createCaptcha } from './adapters/captcha/create-captcha.ts';
+import { PaymentSimulator } from './adapters/simulator/simulator.ts';
 
 export interface AppDeps {
   config: Config;

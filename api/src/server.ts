@@ -6,12 +6,12 @@ import { buildApp } from './app.ts';
 import type { LogStream } from './log-options.ts';
 import { BillingScheduler } from './services/billing/billing-scheduler.ts';
 import { billingJobConcurrency } from './services/billing/run-billing-jobs.ts';
-import { createEmailTransport } from './services/email/email-transport.ts';
+import { createEmailTransport } from './adapters/email-transport.ts';
 import { OutboxWorker } from './services/email/outbox-worker.ts';
 import { WebhookWorker } from './services/webhooks/delivery-worker.ts';
-import { createPaymentGateway } from './services/payments/create-gateway.ts';
-import type { PaymentGateway } from './services/payments/payment-gateway.ts';
-import { PaymentSimulator } from './services/payments/simulator.ts';
+import { createPaymentGateway } from './adapters/create-gateway.ts';
+import type { PaymentGateway } from './adapters/payment-gateway.ts';
+import { PaymentSimulator } from './adapters/simulator/simulator.ts';
 import { isSeeded, seedDemoWorld } from './seed/demo-world.ts';
 import type { DemoWorldAtStart } from './startup-summary.ts';
 

@@ -4,7 +4,7 @@ import { fixedClock } from '../src/clock.ts';
 import { insertPendingCharge } from '../src/repositories/charges.ts';
 import { newId } from '../src/services/billing/ids.ts';
 import { enforceOverduePayments } from '../src/services/billing/restrictions.ts';
-import { HCaptcha } from '../src/services/captcha/hcaptcha.ts';
+import { HCaptcha } from '../src/adapters/captcha/hcaptcha.ts';
 import { topUpCredits } from '../src/services/credits/top-up.ts';
 import { settleChargeIn } from '../src/services/payments/settle-charge.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';

@@ -2,8 +2,8 @@ import { CAPTCHA_FAILED_MESSAGE } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { BuiltinCaptcha } from '../src/services/captcha/builtin-captcha.ts';
-import { HCaptcha } from '../src/services/captcha/hcaptcha.ts';
+import { BuiltinCaptcha } from '../src/adapters/captcha/builtin-captcha.ts';
+import { HCaptcha } from '../src/adapters/captcha/hcaptcha.ts';
 import { captchaToken } from './support/payments.ts';
 import {
   startTestServer,

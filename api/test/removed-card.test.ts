@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PaymentSimulator } from '../src/services/payments/simulator.ts';
+import { PaymentSimulator } from '../src/adapters/simulator/simulator.ts';
 import { invoicePaymentState, listCards } from './support/payments.ts';
 import { testDatabases, useSignedInServer } from './support/server.ts';
 

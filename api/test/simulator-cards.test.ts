@@ -5,8 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { cardFingerprint } from '../src/services/payments/simulator-cards.ts';
-import { PaymentSimulator } from '../src/services/payments/simulator.ts';
+import { cardFingerprint } from '../src/adapters/simulator/cards.ts';
+import { PaymentSimulator } from '../src/adapters/simulator/simulator.ts';
 import { CARDS, addCard, card, paymentMethod } from './support/payments.ts';
 import { testDatabases, useSignedInServer } from './support/server.ts';
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { EmailPayload } from '../services/email/email-payload.ts';
+import type { EmailPayload } from './email-payload.ts';
 import type {
   AddonMetric,
   BillingPartner,

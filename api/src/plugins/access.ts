@@ -13,8 +13,8 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../clock.ts';
 import type { AccessCache, SessionAccess } from './access-cache.ts';
 import { findLiveSession, findLiveSessionInOrganization } from '../repositories/sessions.ts';
-import { OperatorKeyCheck } from '../services/auth/operator-key.ts';
-import { bearerAccessToken, useAccessToken } from '../services/auth/access-tokens.ts';
+import { OperatorKeyCheck } from './operator-key.ts';
+import { bearerAccessToken, useAccessToken } from '../repositories/access-tokens.ts';
 import { HttpError } from './errors.ts';
 
 /**

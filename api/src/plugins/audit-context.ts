@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditContext } from '../services/audit/record-audit.ts';
+import type { AuditContext } from '../repositories/record-audit.ts';
 
 const USER_AGENT_MAX = 512;
 

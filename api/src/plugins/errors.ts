@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { ProviderUnavailableError } from '../services/payments/payment-gateway.ts';
+import { ProviderUnavailableError } from '../adapters/payment-gateway.ts';
 
 /** An error whose message is safe to show the caller, with the status it answers. */
 export class HttpError extends Error {

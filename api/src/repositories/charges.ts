@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { ChargesTable } from '../db/schema.ts';
-import { auditContextJson, type AuditContext } from '../services/audit/record-audit.ts';
+import { auditContextJson, type AuditContext } from './record-audit.ts';
 
 export type ChargeRow = Selectable<ChargesTable>;
 

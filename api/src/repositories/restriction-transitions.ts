@@ -1,6 +1,6 @@
 import type { RestrictionHistoryEntry, RestrictionTransition } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
-import { BILLING_JOB, recordAudit } from '../services/audit/record-audit.ts';
+import { BILLING_JOB, recordAudit } from './record-audit.ts';
 
 /** Records changes of the restriction state, in the transaction (and under the lock) that makes them. */
 export async function recordTransitions(

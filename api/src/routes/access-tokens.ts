@@ -16,9 +16,9 @@ import type { Db } from '../db/database.ts';
 import type { AccessTokensTable } from '../db/schema.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
 import { HttpError } from '../plugins/errors.ts';
-import { recordAudit } from '../services/audit/record-audit.ts';
+import { recordAudit } from '../repositories/record-audit.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
-import { newAccessToken, newAccessTokenId } from '../services/auth/access-tokens.ts';
+import { newAccessToken, newAccessTokenId } from '../repositories/access-tokens.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const NOT_FOUND = 'Access token not found';

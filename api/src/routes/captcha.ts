@@ -2,8 +2,8 @@ import { captchaTokenSchema, errorResponseSchema } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError } from '../plugins/errors.ts';
 import { requireUser } from '../plugins/request-context.ts';
-import { BuiltinCaptcha } from '../services/captcha/builtin-captcha.ts';
-import type { Captcha } from '../services/captcha/captcha.ts';
+import { BuiltinCaptcha } from '../adapters/captcha/builtin-captcha.ts';
+import type { Captcha } from '../adapters/captcha/captcha.ts';
 
 /** The built-in invisible captcha's token, issued to a signed-in user. */
 const captchaRoutes: FastifyPluginAsyncZod<{ captcha: Captcha }> = async (app, { captcha }) => {

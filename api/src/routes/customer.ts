@@ -9,7 +9,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { changedFields, recordAudit } from '../services/audit/record-audit.ts';
+import { changedFields, recordAudit } from '../repositories/record-audit.ts';
 import { getCustomerProfile, saveCustomer } from '../repositories/customers.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
-import { changedFields, recordAudit } from '../services/audit/record-audit.ts';
+import { changedFields, recordAudit } from '../repositories/record-audit.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import {
   getOrganization,

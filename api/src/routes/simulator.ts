@@ -18,12 +18,12 @@ import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { perUserRateLimit } from '../plugins/rate-limits.ts';
 import { deliverEvents } from '../services/payments/handle-payment-event.ts';
-import { CardError, type CardDetails } from '../services/payments/payment-gateway.ts';
+import { CardError, type CardDetails } from '../adapters/payment-gateway.ts';
 import {
   SimulatorRequestError,
   type PaymentSimulator,
   type SimulatorResult,
-} from '../services/payments/simulator.ts';
+} from '../adapters/simulator/simulator.ts';
 
 const cardError = { 402: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
 

@@ -11,7 +11,7 @@ import type { Db } from '../db/database.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { deleteSpendAlert, getSpendAlert, saveSpendAlert } from '../repositories/spend-alerts.ts';
-import { recordAudit } from '../services/audit/record-audit.ts';
+import { recordAudit } from '../repositories/record-audit.ts';
 import type { CycleRowsCache } from '../services/billing/cycle-data.ts';
 import { checkSpendAlerts } from '../services/billing/spend-alerts/check-spend-alerts.ts';
 import { describeSpendAlert } from '../services/billing/spend-alerts/describe-spend-alert.ts';

@@ -11,7 +11,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { recordAudit } from '../services/audit/record-audit.ts';
+import { recordAudit } from '../repositories/record-audit.ts';
 import { deleteTaxId, getTaxId, saveTaxId } from '../repositories/customers.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };

@@ -24,7 +24,7 @@ import { auditContextOf } from '../plugins/audit-context.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { lockOrganization } from '../services/billing/restrictions.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { changedFields, recordAudit } from '../services/audit/record-audit.ts';
+import { changedFields, recordAudit } from '../repositories/record-audit.ts';
 import { webhookUrlProblem, type Resolver } from '../services/webhooks/address-check.ts';
 import type { WebhookSignal } from '../services/webhooks/delivery-worker.ts';
 import { webhookId, writeEvent } from '../services/webhooks/enqueue-webhook.ts';

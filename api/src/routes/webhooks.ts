@@ -5,12 +5,12 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { handlePaymentEvent } from '../services/payments/handle-payment-event.ts';
-import type { PaymentGateway } from '../services/payments/payment-gateway.ts';
+import type { PaymentGateway } from '../adapters/payment-gateway.ts';
 import {
   WEBHOOK_TOLERANCE_SECONDS,
   WebhookSignatureError,
   parseStripeWebhook,
-} from '../services/payments/stripe-gateway.ts';
+} from '../adapters/stripe/stripe-gateway.ts';
 
 /**
  * The card provider's webhooks. The signature is checked on the raw body with the signing secret, and a

@@ -5,9 +5,9 @@ import { newId } from '../services/billing/ids.ts';
 import { closesAt, DEFAULT_CLOSE_GRACE_MINUTES } from '../services/billing/close-grace.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { OVERDUE_AFTER_DAYS } from '../services/billing/restrictions.ts';
-import { OPERATOR_CLI } from '../services/audit/record-audit.ts';
+import { OPERATOR_CLI } from '../repositories/record-audit.ts';
 import { voidInvoice } from '../services/billing/void-invoice.ts';
-import type { PaymentSimulator } from '../services/payments/simulator.ts';
+import type { PaymentSimulator } from '../adapters/simulator/simulator.ts';
 import type { DemoOrganization } from './demo-world-data.ts';
 
 const DAY = 86_400;

@@ -2,7 +2,7 @@ import { addMonthsClamped, DEFAULT_FREE_PROJECT_LIMIT, projectRef } from '@meter
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { hashPassword } from '../services/auth/password.ts';
-import { PaymentSimulator } from '../services/payments/simulator.ts';
+import { PaymentSimulator } from '../adapters/simulator/simulator.ts';
 import { ingestUsageEvents } from '../services/usage/ingest-usage-events.ts';
 import { liveThroughHistory, type SeededOrganization } from './demo-billing.ts';
 import { seedDemoCustomer } from './demo-customers.ts';

@@ -1,8 +1,5 @@
-import type {
-  PaymentGateway,
-  PaymentIntentState,
-} from '../../src/services/payments/payment-gateway.ts';
-import { ProviderUnavailableError } from '../../src/services/payments/payment-gateway.ts';
+import type { PaymentGateway, PaymentIntentState } from '../../src/adapters/payment-gateway.ts';
+import { ProviderUnavailableError } from '../../src/adapters/payment-gateway.ts';
 
 /** The calls of the payment port a fault can be injected into. */
 export type PortCall = 'charge' | 'retrievePaymentIntent' | 'findPaymentIntentByKey' | 'refund';

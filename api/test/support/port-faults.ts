@@ -1,10 +1,10 @@
-import type { PaymentEvent } from '../../src/services/payments/payment-event.ts';
+import type { PaymentEvent } from '../../src/adapters/payment-event.ts';
 import {
   ProviderUnavailableError,
   type ChargeRequest,
   type PaymentGateway,
   type PaymentIntentState,
-} from '../../src/services/payments/payment-gateway.ts';
+} from '../../src/adapters/payment-gateway.ts';
 
 /** Every call of the payment port that reaches the provider. */
 export type PortMethod = Exclude<keyof PaymentGateway, 'provider'>;

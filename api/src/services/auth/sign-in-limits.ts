@@ -1,4 +1,4 @@
-import { FailureLimiter } from './failure-limiter.ts';
+import { FailureLimiter } from '../../lib/failure-limiter.ts';
 
 const MINUTE = 60;
 

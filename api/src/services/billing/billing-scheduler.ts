@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import type { PaymentGateway } from '../payments/payment-gateway.ts';
+import type { PaymentGateway } from '../../adapters/payment-gateway.ts';
 import { runBillingJobs } from './run-billing-jobs.ts';
 
 /**

@@ -10,7 +10,7 @@ import { lockInvoice } from '../../repositories/invoices.ts';
 import { getBackupPaymentMethod } from '../../repositories/payment-methods.ts';
 import { declinedByCard } from '../payments/card-answers.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
-import type { PaymentIntentState } from '../payments/payment-gateway.ts';
+import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { settleChargeIn } from '../payments/settle-charge.ts';
 import { newId } from './ids.ts';
 

@@ -1,4 +1,4 @@
-import { BILLING_JOB, recordAudit } from '../audit/record-audit.ts';
+import { BILLING_JOB, recordAudit } from '../../repositories/record-audit.ts';
 import { enqueueBillingEmail } from '../email/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import {

@@ -10,7 +10,7 @@ import { lockInvoice } from '../../repositories/invoices.ts';
 import { getDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
 import { NEVER_REACHED_PROVIDER, settleOpenInvoiceCharges } from '../payments/open-charges.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
-import type { PaymentIntentState } from '../payments/payment-gateway.ts';
+import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { refundOwed } from '../payments/refund-charge.ts';
 import { settleChargeIn } from '../payments/settle-charge.ts';
 import { chargeBackupCard, type BackupAttempt } from './charge-backup-card.ts';

@@ -1,4 +1,4 @@
-import { OPERATOR_CLI, recordAudit, type AuditContext } from '../audit/record-audit.ts';
+import { OPERATOR_CLI, recordAudit, type AuditContext } from '../../repositories/record-audit.ts';
 import { openInvoiceCharges } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { settleOpenInvoiceCharges } from '../payments/open-charges.ts';

@@ -19,9 +19,9 @@ import {
 } from '../../repositories/charges.ts';
 import { getCustomerProfile } from '../../repositories/customers.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
-import type { AuditContext } from '../audit/record-audit.ts';
+import type { AuditContext } from '../../repositories/record-audit.ts';
 import { newId } from '../billing/ids.ts';
-import type { Captcha } from '../captcha/captcha.ts';
+import type { Captcha } from '../../adapters/captcha/captcha.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../payments/charge-progress.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payments/payment-methods.ts';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { BackgroundLoop } from '../background-loop.ts';
-import type { EmailTransport } from './email-transport.ts';
+import type { EmailTransport } from '../../adapters/email-transport.ts';
 import { payLinkSecret } from '../payments/pay-links.ts';
 import { renderEmail } from './render-email.tsx';
 

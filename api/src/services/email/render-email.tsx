@@ -1,6 +1,6 @@
 import { render } from '@react-email/render';
 import { signedPayLinkPath } from '../payments/pay-links.ts';
-import type { EmailPayload } from './email-payload.ts';
+import type { EmailPayload } from '../../db/email-payload.ts';
 import {
   cardExpiringMessage,
   creditsToppedUpMessage,

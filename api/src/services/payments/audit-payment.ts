@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { ChargeRow } from '../../repositories/charges.ts';
-import { cardOf, recordAudit, storedAuditContext } from '../audit/record-audit.ts';
+import { cardOf, recordAudit, storedAuditContext } from '../../repositories/record-audit.ts';
 
 /**
  * A payment's failure in the audit log, in the transaction that settles the charge as failed, once (the

@@ -6,7 +6,7 @@ import {
   lockPaymentMethods,
   markBackupPaymentMethod,
 } from '../../repositories/payment-methods.ts';
-import { cardOf, recordAudit, type AuditContext } from '../audit/record-audit.ts';
+import { cardOf, recordAudit, type AuditContext } from '../../repositories/record-audit.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from './payment-methods.ts';
 
 function currentBackup(trx: Db, organizationId: string) {

@@ -1,7 +1,7 @@
 import { FORGIVEN } from '../billing/void-invoice.ts';
 import { ABANDONED_CHALLENGE, NEVER_REACHED_PROVIDER } from './open-charges.ts';
 import { SUPERSEDED } from './pay-invoice.ts';
-import { PAYMENT_CANCELED } from './simulator.ts';
+import { PAYMENT_CANCELED } from '../../adapters/simulator/simulator.ts';
 
 /**
  * Failures that are ours, not the card's: the payment was cancelled (a newer attempt, the invoice

@@ -1,7 +1,7 @@
 import { HttpError } from '../../plugins/errors.ts';
 import { recordChargeIntent, type ChargeRow } from '../../repositories/charges.ts';
 import type { PaymentDeps } from './payment-deps.ts';
-import type { PaymentIntentState } from './payment-gateway.ts';
+import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { settleCharge } from './refund-charge.ts';
 
 export type ChargeDeps = PaymentDeps;

@@ -14,7 +14,7 @@ import {
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
-import type { AuditContext } from '../audit/record-audit.ts';
+import type { AuditContext } from '../../repositories/record-audit.ts';
 import { newId } from '../billing/ids.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
 import { settleOpenInvoiceCharges } from './open-charges.ts';

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import type { PaymentGateway } from './payment-gateway.ts';
+import type { PaymentGateway } from '../../adapters/payment-gateway.ts';
 
 /** What every money flow needs: the store, the payment port and the wall clock. */
 export interface PaymentDeps {

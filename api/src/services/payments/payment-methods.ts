@@ -22,10 +22,10 @@ import {
   recordAudit,
   storedAuditContext,
   type AuditContext,
-} from '../audit/record-audit.ts';
+} from '../../repositories/record-audit.ts';
 import { newId } from '../billing/ids.ts';
-import type { Captcha } from '../captcha/captcha.ts';
-import type { PaymentGateway, SetupIntentState } from './payment-gateway.ts';
+import type { Captcha } from '../../adapters/captcha/captcha.ts';
+import type { PaymentGateway, SetupIntentState } from '../../adapters/payment-gateway.ts';
 
 export const PAYMENT_METHOD_NOT_FOUND = 'Payment method not found';
 export const SETUP_INTENT_NOT_FOUND = 'Setup intent not found';

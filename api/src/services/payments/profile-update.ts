@@ -11,7 +11,7 @@ import {
   recordAudit,
   storedAuditContext,
   type AuditContext,
-} from '../audit/record-audit.ts';
+} from '../../repositories/record-audit.ts';
 
 /**
  * What a money request (a top-up, a plan change, a spend-cap toggle) asked to change on the billing

@@ -1,7 +1,7 @@
 import type { ChargeRow } from '../../repositories/charges.ts';
 import { notBackingOff } from '../billing/job-failures.ts';
 import type { PaymentDeps } from './payment-deps.ts';
-import type { PaymentIntentState } from './payment-gateway.ts';
+import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { settleChargeIn } from './settle-charge.ts';
 
 /**

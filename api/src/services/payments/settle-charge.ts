@@ -5,9 +5,9 @@ import { lockCharge, type ChargeRow } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { applyPlanChangeIn, resolve } from '../billing/plan-change/apply-plan-change.ts';
 import { liftOverdueRestriction } from '../billing/restrictions.ts';
-import type { PaymentIntentState } from './payment-gateway.ts';
+import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { chargedCard, recordPaymentFailure } from './audit-payment.ts';
-import { recordAudit, storedAuditContext } from '../audit/record-audit.ts';
+import { recordAudit, storedAuditContext } from '../../repositories/record-audit.ts';
 import { applyStoredProfileUpdate } from './profile-update.ts';
 
 /** How long a payment may wait for the customer's 3-D Secure answer before it is abandoned. */

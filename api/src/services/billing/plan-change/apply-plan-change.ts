@@ -19,7 +19,7 @@ import { spendCapToggles } from '../spend-cap/cycle-ledger.ts';
 import { issueChangeInvoice } from './issue-change-invoice.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
-import { recordAudit, storedAuditContext } from '../../audit/record-audit.ts';
+import { recordAudit, storedAuditContext } from '../../../repositories/record-audit.ts';
 import { applyStoredProfileUpdate } from '../../payments/profile-update.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =

@@ -49,7 +49,11 @@ import { settleCharge } from '../../payments/refund-charge.ts';
 import { closesAt } from '../close-grace.ts';
 import { newId } from '../ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
-import { auditContextJson, recordAudit, type AuditContext } from '../../audit/record-audit.ts';
+import {
+  auditContextJson,
+  recordAudit,
+  type AuditContext,
+} from '../../../repositories/record-audit.ts';
 import {
   priceChange,
   pricedAgainst,

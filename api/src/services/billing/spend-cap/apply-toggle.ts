@@ -14,7 +14,7 @@ import { issueChangeInvoice } from '../plan-change/issue-change-invoice.ts';
 import { applyStoredProfileUpdate } from '../../payments/profile-update.ts';
 import { lockOrganization, observeRestriction } from '../restrictions.ts';
 import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
-import { recordAudit, storedAuditContext } from '../../audit/record-audit.ts';
+import { recordAudit, storedAuditContext } from '../../../repositories/record-audit.ts';
 
 /**
  * Applies a priced toggle of the spend cap (product-decisions §10) in the caller's transaction: the one

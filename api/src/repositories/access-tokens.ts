@@ -6,7 +6,7 @@ import {
   isAccessTokenShaped,
 } from '@meterline/domain';
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../db/database.ts';
 
 const WINDOW_MS = 60_000;
 

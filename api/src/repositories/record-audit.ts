@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditAction, AuditActorType, AuditTargetType } from '@meterline/domain';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../db/database.ts';
 
 /**
  * Who made a change and from where (issue 16, item 1). Built from the request (plugins/audit-context),

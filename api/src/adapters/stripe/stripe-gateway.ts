@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { Db } from '../../db/database.ts';
-import type { PaymentEvent } from './payment-event.ts';
+import type { PaymentEvent } from '../payment-event.ts';
 import {
   CardError,
   ProviderUnavailableError,
@@ -14,7 +14,7 @@ import {
   type SetupIntentRequest,
   type SetupIntentState,
   type SetupIntentStatus,
-} from './payment-gateway.ts';
+} from '../payment-gateway.ts';
 
 /** How old a signed webhook may be (seconds): older ones are refused as possible replays. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { FailureLimiter } from './failure-limiter.ts';
+import { FailureLimiter } from '../lib/failure-limiter.ts';
 
 const FAILURES_PER_ADDRESS = 10;
 const FAILURE_WINDOW_SECONDS = 15 * 60;

@@ -1,9 +1,9 @@
-import type { Clock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
 import type { PaymentGateway } from './payment-gateway.ts';
-import { PaymentSimulator } from './simulator.ts';
-import { StripeGateway } from './stripe-gateway.ts';
+import { PaymentSimulator } from './simulator/simulator.ts';
+import { StripeGateway } from './stripe/stripe-gateway.ts';
 
 /** The configured provider (Stripe only with its keys, checked at start); the built-in simulator otherwise. */
 export function createPaymentGateway(

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { CardError, type CardDetails } from './payment-gateway.ts';
+import { CardError, type CardDetails } from '../payment-gateway.ts';
 
 /** What a card does when it is charged or set up: decided once, when it is tokenized. */
 export type CardBehaviour =

@@ -6,7 +6,7 @@ import {
 } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { PaymentEvent } from './payment-event.ts';
+import type { PaymentEvent } from '../payment-event.ts';
 import {
   CardError,
   type CardDetails,
@@ -18,13 +18,8 @@ import {
   type ProviderCard,
   type SetupIntentRequest,
   type SetupIntentState,
-} from './payment-gateway.ts';
-import {
-  DECLINE_MESSAGES,
-  cardPepper,
-  tokenizeCard,
-  type TokenizedCard,
-} from './simulator-cards.ts';
+} from '../payment-gateway.ts';
+import { DECLINE_MESSAGES, cardPepper, tokenizeCard, type TokenizedCard } from './cards.ts';
 
 export const AUTHENTICATION_REQUIRED = 'This payment requires authentication by the card holder.';
 export const PAYMENT_CANCELED = 'This payment was canceled.';
