@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import webLayers from './eslint/web-layers.js';
+import apiLayers from './eslint/api-layers.js';
 
 const ROOT = import.meta.dirname;
 
@@ -68,6 +69,14 @@ export default tseslint.config(
     ignores: ['web/src/**/*.test.{ts,tsx}'],
     plugins: { meterline: webLayers },
     rules: { 'meterline/web-layers': ['error', { srcRoot: `${ROOT}/web/src` }] },
+  },
+  {
+    // The server's layers, one way: routes → services → adapters → repositories → db; plugins/ import
+    // no service; route files run no SQL (eslint/api-layers.js).
+    files: ['api/src/**/*.ts'],
+    ignores: ['api/src/**/*.test.ts'],
+    plugins: { 'meterline-api': apiLayers },
+    rules: { 'meterline-api/api-layers': ['error', { srcRoot: `${ROOT}/api/src` }] },
   },
   {
     files: ['api/src/cli/**/*.ts', 'api/bench/**/*.ts', 'e2e/bench/**/*.ts', 'scripts/**/*.mjs'],

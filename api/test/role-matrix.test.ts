@@ -8,7 +8,7 @@ import {
 } from '@meterline/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
-import { NOT_FOUND_ORG } from '../src/plugins/access.ts';
+import { NOT_FOUND_ORG } from '../src/lib/failure.ts';
 import { demoExamples, operations } from './support/openapi-examples.ts';
 import {
   requestsFor,

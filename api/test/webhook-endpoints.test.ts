@@ -23,7 +23,7 @@ import {
 } from '../src/services/webhooks/delivery-worker.ts';
 import { enqueueWebhookEvent } from '../src/services/webhooks/enqueue-webhook.ts';
 import { verifySignature } from '../src/services/webhooks/signature.ts';
-import { MAX_WEBHOOK_ENDPOINTS } from '../src/routes/webhook-endpoints.ts';
+import { MAX_WEBHOOK_ENDPOINTS } from '../src/services/webhook-endpoints/create-endpoint.ts';
 import { addCard, CARDS } from './support/payments.ts';
 import {
   signInEveryone,

@@ -1,3 +1,5 @@
+import { Failure } from '../lib/failure.ts';
+
 /**
  * The payment port. The built-in simulator and the card provider's adapter both implement it; the rest of
  * the server never knows which one it talks to.
@@ -127,4 +129,8 @@ export interface PaymentGateway {
 export class CardError extends Error {}
 
 /** The provider could not be reached or failed: nothing is known about the outcome. */
-export class ProviderUnavailableError extends Error {}
+export class ProviderUnavailableError extends Failure {
+  constructor(message: string, options?: ErrorOptions) {
+    super('provider_unavailable', message, options);
+  }
+}

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
-import { HttpError } from '../plugins/errors.ts';
+import { Failure } from '../lib/failure.ts';
 import { listOutbox } from '../repositories/email-outbox.ts';
 import { billingJobConcurrency, runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { createEmailTransport } from '../adapters/email-transport.ts';
@@ -191,7 +191,9 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof UsageError || error instanceof HttpError) {
+  // A service's refusal (an unknown project ref) is the operator's to fix; a provider fault is not.
+  const refused = error instanceof Failure && error.code !== 'provider_unavailable';
+  if (error instanceof ConfigError || error instanceof UsageError || refused) {
     console.error(error.message);
     process.exit(2);
   }

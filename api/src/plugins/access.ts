@@ -16,6 +16,7 @@ import { findLiveSession, findLiveSessionInOrganization } from '../repositories/
 import { OperatorKeyCheck } from './operator-key.ts';
 import { bearerAccessToken, useAccessToken } from '../repositories/access-tokens.ts';
 import { HttpError } from './errors.ts';
+import { NOT_FOUND_ORG } from '../lib/failure.ts';
 
 /**
  * Who may call a route. Every route under /platform must declare one; the server refuses to start otherwise,
@@ -56,7 +57,6 @@ declare module 'fastify' {
   }
 }
 
-export const NOT_FOUND_ORG = 'Organization not found';
 export const TOKEN_NOT_VALID = 'The access token is not valid: it is unknown, expired or revoked';
 
 export default fp(

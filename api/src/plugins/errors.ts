@@ -2,9 +2,26 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { ProviderUnavailableError } from '../adapters/payment-gateway.ts';
+import { Failure, type FailureCode } from '../lib/failure.ts';
 
-/** An error whose message is safe to show the caller, with the status it answers. */
+/**
+ * The status each failure a service answers with (lib/failure.ts) maps to: the one place a service's
+ * failure becomes HTTP.
+ */
+const FAILURE_STATUS: Record<FailureCode, number> = {
+  invalid: 400,
+  payment_failed: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_attempts: 429,
+  provider_unavailable: 503,
+};
+
+/**
+ * An error a route or plugin answers with (the request itself is refused: a missing session, a bad
+ * header); its message is safe to show the caller. Services answer a `Failure` instead.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -37,9 +54,19 @@ function describeIssue(instancePath: string, message: string, context: string): 
 
 /** Every error answers JSON {"message"}; bad input is a 400 that names the field, never a 5xx. */
 export default fp(async function errors(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | HttpError | Failure, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
+    }
+    if (error instanceof Failure && error.code === 'provider_unavailable') {
+      request.log.warn({ err: error }, 'payment provider unavailable');
+      return reply
+        .code(FAILURE_STATUS.provider_unavailable)
+        .header('retry-after', '30')
+        .send({ message: PROVIDER_UNAVAILABLE_MESSAGE });
+    }
+    if (error instanceof Failure) {
+      return reply.code(FAILURE_STATUS[error.code]).send({ message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
@@ -51,13 +78,6 @@ export default fp(async function errors(app: FastifyInstance) {
           )
         : 'Invalid request';
       return reply.code(400).send({ message });
-    }
-    if (error instanceof ProviderUnavailableError) {
-      request.log.warn({ err: error }, 'payment provider unavailable');
-      return reply
-        .code(503)
-        .header('retry-after', '30')
-        .send({ message: PROVIDER_UNAVAILABLE_MESSAGE });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

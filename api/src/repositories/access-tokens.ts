@@ -5,8 +5,9 @@ import {
   accessTokenPrefix,
   isAccessTokenShaped,
 } from '@meterline/domain';
-import { sql } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { AccessTokensTable } from '../db/schema.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -91,4 +92,65 @@ export async function useAccessToken(db: Db, token: string, now: Date): Promise<
     slug: row.slug,
     scope: row.scope,
   };
+}
+
+/** A token as its list shows it: the row and the email of who created it. */
+export type AccessTokenRow = Selectable<AccessTokensTable> & { created_by_email: string | null };
+
+/** The organization's tokens not revoked (expired ones included), newest first. */
+export function listLiveAccessTokens(db: Db, organizationId: string): Promise<AccessTokenRow[]> {
+  return db
+    .selectFrom('access_tokens')
+    .leftJoin('users', 'users.id', 'access_tokens.created_by')
+    .selectAll('access_tokens')
+    .select('users.email as created_by_email')
+    .where('access_tokens.organization_id', '=', organizationId)
+    .where('access_tokens.revoked_at', 'is', null)
+    .orderBy('access_tokens.created_at', 'desc')
+    .orderBy('access_tokens.id', 'desc')
+    .execute();
+}
+
+/**
+ * The organization's tokens that can still be used at `now` (neither revoked nor expired), counted with
+ * the organization's row locked: two creations at once cannot both pass the count.
+ */
+export async function countUsableAccessTokensLocked(
+  trx: Db,
+  organizationId: string,
+  now: Date,
+): Promise<number> {
+  await trx
+    .selectFrom('organizations')
+    .select('id')
+    .where('id', '=', organizationId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const count = await trx
+    .selectFrom('access_tokens')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(count.n);
+}
+
+export function insertAccessToken(
+  trx: Db,
+  values: Insertable<AccessTokensTable>,
+): Promise<Selectable<AccessTokensTable>> {
+  return trx.insertInto('access_tokens').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Revokes one live token of the organization; undefined when there is none by that id. */
+export function revokeAccessToken(trx: Db, organizationId: string, id: string, now: Date) {
+  return trx
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'name', 'scope'])
+    .executeTakeFirst();
 }

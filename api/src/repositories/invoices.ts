@@ -353,6 +353,16 @@ async function paidWith(
   return null;
 }
 
+/** An invoice with the organization it bills (a pay link names only the invoice). */
+export function findInvoiceWithOrganization(db: Db, invoiceId: string) {
+  return db
+    .selectFrom('invoices')
+    .innerJoin('organizations', 'organizations.id', 'invoices.organization_id')
+    .select(['invoices.id', 'invoices.organization_id', 'organizations.slug', 'organizations.name'])
+    .where('invoices.id', '=', invoiceId)
+    .executeTakeFirst();
+}
+
 export function lockInvoice(db: Db, invoiceId: string) {
   return db
     .selectFrom('invoices')

@@ -59,6 +59,25 @@ export async function listOrganizationsOfUser(
   }));
 }
 
+/** The organization's name, as its invoices show it. */
+export async function organizationName(db: Db, organizationId: string): Promise<string> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('name')
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return row.name;
+}
+
+/** Where the organization's billing emails go. */
+export function billingEmails(db: Db, organizationId: string) {
+  return db
+    .selectFrom('organizations')
+    .select(['billing_email', 'additional_billing_emails'])
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+}
+
 export async function getOrganization(db: Db, organizationId: string): Promise<Organization> {
   const row = await db
     .selectFrom('organizations')

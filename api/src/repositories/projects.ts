@@ -32,6 +32,21 @@ function toProject(row: ProjectQueryRow): Project {
   };
 }
 
+/** The id of one of the organization's projects, by ref; undefined for any other. */
+export async function findProjectId(
+  db: Db,
+  organizationId: string,
+  projectRef: string,
+): Promise<string | undefined> {
+  const project = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('ref', '=', projectRef)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return project?.id;
+}
+
 export async function listProjects(db: Db, organizationId: string): Promise<Project[]> {
   const rows = await baseQuery(db)
     .where('projects.organization_id', '=', organizationId)

@@ -6,39 +6,19 @@ import {
   accessTokenParamsSchema,
   errorResponseSchema,
   orgParamsSchema,
-  type AccessToken,
 } from '@meterline/domain';
-import type { Selectable } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import type { AccessTokensTable } from '../db/schema.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
-import { HttpError } from '../plugins/errors.ts';
-import { recordAudit } from '../repositories/record-audit.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
-import { newAccessToken, newAccessTokenId } from '../repositories/access-tokens.ts';
+import { listLiveAccessTokens } from '../repositories/access-tokens.ts';
+import { accessTokenView } from '../services/access-tokens/access-token-view.ts';
+import { createAccessToken } from '../services/access-tokens/create-access-token.ts';
+import { revokeAccessToken } from '../services/access-tokens/revoke-access-token.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
-const NOT_FOUND = 'Access token not found';
-const DAY_MS = 86_400_000;
-const unix = (date: Date) => Math.floor(date.getTime() / 1000);
-
-type Row = Selectable<AccessTokensTable> & { created_by_email: string | null };
-
-function view(row: Row): AccessToken {
-  return {
-    id: row.id,
-    name: row.name,
-    scope: row.scope,
-    prefix: row.prefix,
-    created_by: row.created_by_email,
-    created_at: unix(row.created_at),
-    last_used_at: row.last_used_at ? unix(row.last_used_at) : null,
-    expires_at: row.expires_at ? unix(row.expires_at) : null,
-  };
-}
 
 /**
  * Organization access tokens (issue 16, item 4; product decisions §13). Owners and administrators list,
@@ -58,15 +38,6 @@ const accessTokenRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async
     access: { kind: 'org' as const, permission: 'billing_write:access_tokens' as const },
   };
 
-  const live = (trx: Db, organizationId: string) =>
-    trx
-      .selectFrom('access_tokens')
-      .leftJoin('users', 'users.id', 'access_tokens.created_by')
-      .selectAll('access_tokens')
-      .select('users.email as created_by_email')
-      .where('access_tokens.organization_id', '=', organizationId)
-      .where('access_tokens.revoked_at', 'is', null);
-
   app.get(
     base,
     {
@@ -80,11 +51,8 @@ const accessTokenRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      const rows = await live(db, organizationId)
-        .orderBy('access_tokens.created_at', 'desc')
-        .orderBy('access_tokens.id', 'desc')
-        .execute();
-      return { tokens: rows.map(view) };
+      const rows = await listLiveAccessTokens(db, organizationId);
+      return { tokens: rows.map(accessTokenView) };
     },
   );
 
@@ -106,61 +74,14 @@ const accessTokenRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async
     async (request, reply) => {
       const { organizationId } = requireOrg(request);
       const user = requireUser(request);
-      const { name, expires_in_days: days, scope } = request.body;
-      const { token, hash, prefix } = newAccessToken();
-      const now = clock.now();
-      const created = await db.transaction().execute(async (trx) => {
-        // The organization's row, locked: two creations at once cannot both pass the count.
-        await trx
-          .selectFrom('organizations')
-          .select('id')
-          .where('id', '=', organizationId)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
-        const count = await trx
-          .selectFrom('access_tokens')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('organization_id', '=', organizationId)
-          .where('revoked_at', 'is', null)
-          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-          .executeTakeFirstOrThrow();
-        if (Number(count.n) >= MAX_ACCESS_TOKENS) {
-          throw new HttpError(
-            400,
-            `An organization has at most ${MAX_ACCESS_TOKENS} live access tokens: revoke one first`,
-          );
-        }
-        const row = await trx
-          .insertInto('access_tokens')
-          .values({
-            id: newAccessTokenId(),
-            organization_id: organizationId,
-            name,
-            scope,
-            token_hash: hash,
-            prefix,
-            created_by: user.id,
-            created_at: now,
-            expires_at: days === null ? null : new Date(now.getTime() + days * DAY_MS),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        // Never the token, its hash or its prefix: its name, scope and expiry.
-        const after = {
-          name,
-          scope,
-          expires_at: row.expires_at ? unix(row.expires_at) : null,
-        };
-        await recordAudit(trx, auditContextOf(request), {
-          organizationId,
-          action: 'access_token.created',
-          target: { type: 'access_token', id: row.id },
-          after,
-          at: now,
-        });
-        return view({ ...row, created_by_email: user.email });
+      const created = await createAccessToken(db, {
+        organizationId,
+        user,
+        request: request.body,
+        audit: auditContextOf(request),
+        now: clock.now(),
       });
-      return reply.code(201).send({ token: created, secret: token });
+      return reply.code(201).send(created);
     },
   );
 
@@ -177,24 +98,11 @@ const accessTokenRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async
     },
     async (request, reply) => {
       const { organizationId } = requireOrg(request);
-      const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        const revoked = await trx
-          .updateTable('access_tokens')
-          .set({ revoked_at: now })
-          .where('organization_id', '=', organizationId)
-          .where('id', '=', request.params.id)
-          .where('revoked_at', 'is', null)
-          .returning(['id', 'name', 'scope'])
-          .executeTakeFirst();
-        if (!revoked) throw new HttpError(404, NOT_FOUND);
-        await recordAudit(trx, auditContextOf(request), {
-          organizationId,
-          action: 'access_token.revoked',
-          target: { type: 'access_token', id: revoked.id },
-          before: { name: revoked.name, scope: revoked.scope },
-          at: now,
-        });
+      await revokeAccessToken(db, {
+        organizationId,
+        id: request.params.id,
+        audit: auditContextOf(request),
+        now: clock.now(),
       });
       return reply.code(204).send(null);
     },

@@ -17,6 +17,7 @@ import type { ResponseHeader } from '../openapi.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { countInvoices, findInvoice, listInvoices } from '../repositories/invoices.ts';
+import { organizationName } from '../repositories/organizations.ts';
 import { renderInvoicePdf, type Seller } from '../services/invoices/render-invoice-pdf.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -151,12 +152,11 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
       const { organizationId, slug } = requireOrg(request);
       const invoice = await findInvoice(db, organizationId, slug, request.params.invoiceId);
       if (!invoice) throw new HttpError(404, INVOICE_NOT_FOUND);
-      const org = await db
-        .selectFrom('organizations')
-        .select('name')
-        .where('id', '=', organizationId)
-        .executeTakeFirstOrThrow();
-      const pdf = await renderInvoicePdf(invoice, org.name, seller);
+      const pdf = await renderInvoicePdf(
+        invoice,
+        await organizationName(db, organizationId),
+        seller,
+      );
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)

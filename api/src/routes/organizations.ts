@@ -14,6 +14,7 @@ import { auditContextOf } from '../plugins/audit-context.ts';
 import { changedFields, recordAudit } from '../repositories/record-audit.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import {
+  billingEmails,
   getOrganization,
   listOrganizationsOfUser,
   updateOrganization,
@@ -26,13 +27,6 @@ const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = asyn
   app,
   { db, clock },
 ) => {
-  const billingEmails = (trx: Db, organizationId: string) =>
-    trx
-      .selectFrom('organizations')
-      .select(['billing_email', 'additional_billing_emails'])
-      .where('id', '=', organizationId)
-      .executeTakeFirstOrThrow();
-
   app.get(
     '/platform/organizations',
     {

@@ -13,7 +13,7 @@ import type { Db } from '../db/database.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { perUserRateLimit } from '../plugins/rate-limits.ts';
-import { findInvoice } from '../repositories/invoices.ts';
+import { findInvoice, findInvoiceWithOrganization } from '../repositories/invoices.ts';
 import { payInvoice, type PayInvoiceDeps } from '../services/payments/pay-invoice.ts';
 import { payLinkMatches, payLinkSecret } from '../services/payments/pay-links.ts';
 
@@ -120,12 +120,7 @@ async function linkedInvoice(db: Db, invoiceId: string, key: string) {
   if (!payLinkMatches(await payLinkSecret(db), invoiceId, key)) {
     throw new HttpError(404, PAY_LINK_NOT_VALID);
   }
-  const row = await db
-    .selectFrom('invoices')
-    .innerJoin('organizations', 'organizations.id', 'invoices.organization_id')
-    .select(['invoices.id', 'invoices.organization_id', 'organizations.slug', 'organizations.name'])
-    .where('invoices.id', '=', invoiceId)
-    .executeTakeFirst();
+  const row = await findInvoiceWithOrganization(db, invoiceId);
   if (!row) throw new HttpError(404, PAY_LINK_NOT_VALID);
   return {
     invoice: { id: row.id, organization_id: row.organization_id },

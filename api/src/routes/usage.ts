@@ -14,6 +14,7 @@ import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { dailyUsage, dailyValue } from '../repositories/usage.ts';
+import { findProjectId } from '../repositories/projects.ts';
 import { contentDisposition, csvFileName } from '../services/exports/csv-export.ts';
 import { USAGE_CSV_COLUMNS, usageCsv } from '../services/exports/usage-csv.ts';
 import { loadCurrentCycle, type CycleRowsCache } from '../services/billing/cycle-data.ts';
@@ -30,14 +31,9 @@ const usageRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { db, clock, cache }) => {
   /** The id of one of the organization's projects, by ref; 404 for any other. */
   async function projectIdOf(organizationId: string, projectRef: string): Promise<string> {
-    const project = await db
-      .selectFrom('projects')
-      .select('id')
-      .where('ref', '=', projectRef)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    if (!project) throw new HttpError(404, 'Project not found');
-    return project.id;
+    const id = await findProjectId(db, organizationId, projectRef);
+    if (!id) throw new HttpError(404, 'Project not found');
+    return id;
   }
 
   app.get(

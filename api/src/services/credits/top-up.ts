@@ -11,7 +11,7 @@ import {
 } from '@meterline/domain';
 import type { z } from 'zod/mini';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { Failure } from '../../lib/failure.ts';
 import {
   findChargeByKey,
   insertPendingCharge,
@@ -81,7 +81,7 @@ export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<
     .select('billing_via_partner')
     .where('organization_id', '=', input.organizationId)
     .executeTakeFirstOrThrow();
-  if (subscription.billing_via_partner) throw new HttpError(409, BILLED_VIA_PARTNER);
+  if (subscription.billing_via_partner) throw new Failure('conflict', BILLED_VIA_PARTNER);
 
   // The captcha is asked before any transaction opens (hCaptcha is a remote call). A twin of this
   // request (same key, same token) passes it too, and then finds the first one's charge.
@@ -90,11 +90,11 @@ export async function topUpCredits(deps: TopUpDeps, input: TopUpInput): Promise<
     remoteIp: input.remoteIp,
     requestKey: key,
   });
-  if (!passed) throw new HttpError(400, CAPTCHA_FAILED_MESSAGE);
+  if (!passed) throw new Failure('invalid', CAPTCHA_FAILED_MESSAGE);
 
   const claimed = await db.transaction().execute(async (trx) => {
     const method = await findPaymentMethod(trx, input.organizationId, input.body.payment_method_id);
-    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    if (!method) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
     const now = clock.now();
     const charge = await insertPendingCharge(trx, {
       id: newId('ch'),
@@ -139,7 +139,7 @@ async function resume(
     charge.payment_method_id !== attempt.paymentMethodId ||
     canonicalJson(charge.profile_update ?? null) !== canonicalJson(attempt.profileUpdate)
   ) {
-    throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+    throw new Failure('conflict', IDEMPOTENCY_KEY_REUSED);
   }
   return toTopUpResponse(await resumeCharge(deps, charge));
 }
@@ -177,7 +177,7 @@ export async function profileUpdateOf(
   const update: ProfileUpdate = {};
   if (body.billing_name) {
     const name = customerUpdateSchema.shape.billing_name.safeParse(body.billing_name);
-    if (!name.success) throw new HttpError(400, firstMessage(name.error));
+    if (!name.success) throw new Failure('invalid', firstMessage(name.error));
     update.billing_name = name.data;
   }
   const address = body.address;
@@ -190,7 +190,7 @@ export async function profileUpdateOf(
       postal_code: address.postal_code,
       country: address.country,
     });
-    if (!parsed.success) throw new HttpError(400, firstMessage(parsed.error));
+    if (!parsed.success) throw new Failure('invalid', firstMessage(parsed.error));
     update.address = parsed.data;
   }
   const taxId = body.tax_id;
@@ -199,13 +199,13 @@ export async function profileUpdateOf(
     current = await getCustomerProfile(db, organizationId);
     const country = taxId.country ?? update.address?.country ?? current.address?.country;
     const parsed = taxIdSchema.safeParse({ type: taxId.type, value: taxId.value, country });
-    if (!parsed.success) throw new HttpError(400, firstMessage(parsed.error));
+    if (!parsed.success) throw new Failure('invalid', firstMessage(parsed.error));
     update.tax_id = normalizeTaxId(parsed.data);
   }
   if (update.address && !update.billing_name) {
     current ??= await getCustomerProfile(db, organizationId);
     if (!current.billing_name) {
-      throw new HttpError(400, 'Name must be at least 3 letters long');
+      throw new Failure('invalid', 'Name must be at least 3 letters long');
     }
   }
   return Object.keys(update).length > 0 ? update : null;

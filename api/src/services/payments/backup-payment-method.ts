@@ -1,6 +1,6 @@
 import { backupCardRefusal, type BackupPaymentMethod } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { Failure } from '../../lib/failure.ts';
 import {
   findPaymentMethod,
   lockPaymentMethods,
@@ -30,9 +30,9 @@ export function setBackupPaymentMethod(
   return db.transaction().execute(async (trx) => {
     await lockPaymentMethods(trx, input.organizationId);
     const method = await findPaymentMethod(trx, input.organizationId, input.paymentMethodId);
-    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    if (!method) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
     const refusal = backupCardRefusal(method);
-    if (refusal) throw new HttpError(409, refusal);
+    if (refusal) throw new Failure('conflict', refusal);
     const before = await currentBackup(trx, input.organizationId);
     await markBackupPaymentMethod(trx, input.organizationId, method.id);
     if (before?.id !== method.id) {

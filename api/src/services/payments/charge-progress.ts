@@ -1,4 +1,4 @@
-import { HttpError } from '../../plugins/errors.ts';
+import { Failure } from '../../lib/failure.ts';
 import { recordChargeIntent, type ChargeRow } from '../../repositories/charges.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
@@ -55,7 +55,7 @@ export async function resumeCharge(deps: ChargeDeps, charge: ChargeRow): Promise
     case 'succeeded':
       return report(charge, null);
     case 'failed':
-      throw new HttpError(402, charge.failure_message ?? 'Payment failed.');
+      throw new Failure('payment_failed', charge.failure_message ?? 'Payment failed.');
     case 'requires_action':
       return settleAndReport(
         deps,
@@ -88,10 +88,10 @@ function report(settled: ChargeRow, clientSecret: string | null): ChargeProgress
   switch (settled.status) {
     case 'succeeded':
       // The money came after the invoice stopped needing it: it went back, and the payer is told so.
-      if (settled.refund_status !== null) throw new HttpError(409, PAYMENT_REFUNDED);
+      if (settled.refund_status !== null) throw new Failure('conflict', PAYMENT_REFUNDED);
       return { status: 'succeeded' };
     case 'failed':
-      throw new HttpError(402, settled.failure_message ?? 'Payment failed.');
+      throw new Failure('payment_failed', settled.failure_message ?? 'Payment failed.');
     case 'requires_action':
       return { status: 'requires_action', clientSecret };
     case 'pending':

@@ -5,7 +5,7 @@ import {
   type InvoicePaymentResponse,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { Failure } from '../../lib/failure.ts';
 import {
   findChargeByKey,
   insertPendingCharge,
@@ -93,7 +93,7 @@ export async function payInvoice(
   const { providerPaymentMethodId } = card;
   // A saved card is the organization's by the lookup above; the provider is asked all the same.
   if (!(await gateway.mayCharge(input.organizationId, providerPaymentMethodId))) {
-    throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
   }
   // Another payment of this invoice (the engine's, an earlier attempt) is asked of the provider, never
   // guessed from its age: settled if it ended, cancelled if it waits for an abandoned challenge.
@@ -103,7 +103,7 @@ export async function payInvoice(
   if (standing === 'in_flight') {
     const twin = await findChargeByKey(db, key);
     if (twin) return resume(deps, twin, input, card);
-    throw new HttpError(409, PAYMENT_IN_PROGRESS);
+    throw new Failure('conflict', PAYMENT_IN_PROGRESS);
   }
 
   const claimed = await db.transaction().execute(async (trx) => {
@@ -113,14 +113,14 @@ export async function payInvoice(
     const invoice = await checkPayable(trx, input.organizationId, input.invoiceId);
     // One that started since (we hold the invoice lock now) is in flight by definition.
     if ((await openInvoiceCharges(trx, invoice.id, key)).length > 0) {
-      throw new HttpError(409, PAYMENT_IN_PROGRESS);
+      throw new Failure('conflict', PAYMENT_IN_PROGRESS);
     }
     // Counted under the invoice's lock: attempts sent at once cannot pass the count together.
     if (
       byLink &&
       (await recentLinkAttempts(trx, invoice.id, clock.now())) >= PAY_LINK_ATTEMPTS_PER_HOUR
     ) {
-      throw new HttpError(429, PAY_LINK_TOO_MANY_ATTEMPTS);
+      throw new Failure('too_many_attempts', PAY_LINK_TOO_MANY_ATTEMPTS);
     }
     const now = clock.now();
     const charge = await insertPendingCharge(trx, {
@@ -172,7 +172,7 @@ async function cardOf(db: Db, input: PayInvoiceInput): Promise<PayingCard> {
         ]),
       )
       .executeTakeFirst();
-    if (saved) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    if (saved) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
     return { savedId: null, providerPaymentMethodId: input.paymentMethodId };
   }
   const saved = await findPaymentMethod(db, input.organizationId, input.paymentMethodId);
@@ -196,10 +196,10 @@ async function recentLinkAttempts(db: Db, invoiceId: string, now: Date): Promise
 async function checkPayable(db: Db, organizationId: string, invoiceId: string) {
   const invoice = await lockInvoice(db, invoiceId);
   if (!invoice || invoice.organization_id !== organizationId) {
-    throw new HttpError(404, INVOICE_NOT_FOUND);
+    throw new Failure('not_found', INVOICE_NOT_FOUND);
   }
   const payable = invoice.status === 'open' || invoice.status === 'uncollectible';
-  if (!payable || invoice.amount_due_cents <= 0) throw new HttpError(409, NOTHING_TO_PAY);
+  if (!payable || invoice.amount_due_cents <= 0) throw new Failure('conflict', NOTHING_TO_PAY);
   return invoice;
 }
 
@@ -210,13 +210,14 @@ async function resume(
   input: PayInvoiceInput,
   card: PayingCard,
 ): Promise<InvoicePaymentResponse> {
-  if (charge.organization_id !== input.organizationId) throw new HttpError(404, INVOICE_NOT_FOUND);
+  if (charge.organization_id !== input.organizationId)
+    throw new Failure('not_found', INVOICE_NOT_FOUND);
   // The same card: by its provider id, or by the saved card's id (removed since the first attempt).
   const sameCard =
     charge.provider_payment_method_id === card.providerPaymentMethodId ||
     (charge.payment_method_id !== null && charge.payment_method_id === input.paymentMethodId);
   if (!sameCard) {
-    throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+    throw new Failure('conflict', IDEMPOTENCY_KEY_REUSED);
   }
   return toResponse(await resumeCharge(deps, charge));
 }

@@ -7,7 +7,7 @@ import {
 } from '@meterline/domain';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { Failure } from '../../lib/failure.ts';
 import {
   findPaymentMethod,
   getDefaultPaymentMethod,
@@ -55,7 +55,7 @@ export async function createSetupIntent(
     userId: input.userId,
     remoteIp: input.remoteIp,
   });
-  if (!passed) throw new HttpError(400, CAPTCHA_FAILED_MESSAGE);
+  if (!passed) throw new Failure('invalid', CAPTCHA_FAILED_MESSAGE);
   const created = await gateway.createSetupIntent({
     organizationId: input.organizationId,
     idempotencyKey: `setup:${input.organizationId}:${randomUUID()}`,
@@ -95,15 +95,16 @@ export async function attachSetupIntent(
     .where('provider_setup_intent_id', '=', input.setupIntentId)
     .where('organization_id', '=', input.organizationId)
     .executeTakeFirst();
-  if (!setup) throw new HttpError(404, SETUP_INTENT_NOT_FOUND);
+  if (!setup) throw new Failure('not_found', SETUP_INTENT_NOT_FOUND);
   if (setup.status === 'recorded') return recordedCard(db, input.organizationId, setup);
 
   const state = await gateway.retrieveSetupIntent(input.setupIntentId);
-  if (state.status !== 'succeeded' || !state.card) throw new HttpError(409, SETUP_NOT_SUCCEEDED);
+  if (state.status !== 'succeeded' || !state.card)
+    throw new Failure('conflict', SETUP_NOT_SUCCEEDED);
   const method = await db
     .transaction()
     .execute((trx) => recordSetupCardIn(trx, gateway.provider, state, clock.now()));
-  if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+  if (!method) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
   return method;
 }
 
@@ -116,7 +117,7 @@ async function recordedCard(
     ? await findPaymentMethod(db, organizationId, setup.payment_method_id)
     : undefined;
   // Recorded once and removed since: it is not recorded again.
-  if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+  if (!method) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
   return toPaymentMethod(method);
 }
 
@@ -196,7 +197,7 @@ export async function setDefaultPaymentMethod(
   return deps.db.transaction().execute(async (trx) => {
     await lockPaymentMethods(trx, input.organizationId);
     const method = await findPaymentMethod(trx, input.organizationId, input.paymentMethodId);
-    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    if (!method) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
     const before = await getDefaultPaymentMethod(trx, input.organizationId);
     await makeDefaultPaymentMethod(trx, input.organizationId, method.id);
     if (before?.id !== method.id) {
@@ -222,7 +223,7 @@ export async function deletePaymentMethod(
   const removed = await db.transaction().execute(async (trx) => {
     await lockPaymentMethods(trx, input.organizationId);
     const method = await findPaymentMethod(trx, input.organizationId, input.paymentMethodId);
-    if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+    if (!method) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
     const { count } = await trx
       .selectFrom('payment_methods')
       .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -237,7 +238,7 @@ export async function deletePaymentMethod(
       planId: subscription.plan_id,
       cardCount: Number(count),
     });
-    if (!allowed) throw new HttpError(409, DEFAULT_CARD_DELETE_MESSAGE);
+    if (!allowed) throw new Failure('conflict', DEFAULT_CARD_DELETE_MESSAGE);
     await trx.deleteFrom('payment_methods').where('id', '=', method.id).execute();
     await recordAudit(trx, input.audit, {
       organizationId: input.organizationId,

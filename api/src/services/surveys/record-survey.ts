@@ -5,8 +5,7 @@ import {
   type UpgradeSurvey,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../plugins/errors.ts';
-import { NOT_FOUND_ORG } from '../../plugins/access.ts';
+import { Failure, NOT_FOUND_ORG } from '../../lib/failure.ts';
 import { findMembership } from '../../repositories/organizations.ts';
 import { findProjectForUser } from '../../repositories/projects.ts';
 import {
@@ -26,7 +25,7 @@ const feedback = (text: string | undefined) => (text ? text : null);
 async function organizationOf(db: Db, userId: string, slug: string | undefined) {
   if (slug === undefined) return null;
   const membership = await findMembership(db, slug, userId);
-  if (!membership) throw new HttpError(404, NOT_FOUND_ORG);
+  if (!membership) throw new Failure('not_found', NOT_FOUND_ORG);
   return { id: membership.organizationId, slug: membership.slug };
 }
 
@@ -49,7 +48,7 @@ export async function recordDowngradeSurvey(
   if (survey.projectRef !== undefined) {
     const found = await findProjectForUser(db, survey.projectRef, userId);
     const elsewhere = organization && found?.project.organization_slug !== organization.slug;
-    if (!found || elsewhere) throw new HttpError(404, PROJECT_NOT_FOUND);
+    if (!found || elsewhere) throw new Failure('not_found', PROJECT_NOT_FOUND);
     organization ??= await organizationOf(db, userId, found.project.organization_slug);
   }
   return record(db, {

@@ -3,7 +3,7 @@ import {
   usageEventTimeRefusals,
   type UsageEvent,
 } from '@meterline/domain';
-import { HttpError } from '../../plugins/errors.ts';
+import { Failure } from '../../lib/failure.ts';
 
 /**
  * Refuses a batch holding an event stamped outside the bounds at `arrivedAt` (the server's clock:
@@ -17,5 +17,6 @@ export function refuseEventsOutsideTimeBounds(
 ): void {
   const now = arrivedAt.getTime() / 1000;
   const refusals = usageEventTimeRefusals(events, now);
-  if (refusals.length > 0) throw new HttpError(400, usageEventTimeRefusalMessage(refusals, now));
+  if (refusals.length > 0)
+    throw new Failure('invalid', usageEventTimeRefusalMessage(refusals, now));
 }

@@ -5,7 +5,7 @@ import {
   type UsageEventsResult,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { Failure } from '../../lib/failure.ts';
 import { lockSubscription } from '../../repositories/subscriptions.ts';
 import {
   billingAnchors,
@@ -46,7 +46,7 @@ export async function ingestUsageEvents(
 ): Promise<UsageEventsResult> {
   const projects = await projectsByRef(db, [...new Set(events.map((event) => event.project_ref))]);
   const unknown = events.find((event) => !projects.has(event.project_ref));
-  if (unknown) throw new HttpError(400, `events: unknown project ref ${unknown.project_ref}`);
+  if (unknown) throw new Failure('invalid', `events: unknown project ref ${unknown.project_ref}`);
   const anchors = await billingAnchors(db, [
     ...new Set([...projects.values()].map((p) => p.organizationId)),
   ]);
@@ -64,7 +64,7 @@ export async function ingestUsageEvents(
   const anchorsSeen = new Map<string, number>();
   const resolved = events.map((event) => {
     const project = projects.get(event.project_ref);
-    if (!project) throw new HttpError(400, `events: unknown project ref ${event.project_ref}`);
+    if (!project) throw new Failure('invalid', `events: unknown project ref ${event.project_ref}`);
     return {
       eventId: event.id,
       organizationId: project.organizationId,

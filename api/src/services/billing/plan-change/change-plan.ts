@@ -25,7 +25,7 @@ import {
 import type { Db } from '../../../db/database.ts';
 import type { PlanChangesTable } from '../../../db/schema.ts';
 import type { Selectable } from 'kysely';
-import { HttpError } from '../../../plugins/errors.ts';
+import { Failure, refusalFailure } from '../../../lib/failure.ts';
 import { insertPendingCharge, type ChargeRow } from '../../../repositories/charges.ts';
 import {
   findPaymentMethod,
@@ -97,7 +97,7 @@ function refuseWhileCycleCloses(
   const end = subscription.current_period_end;
   if (now < end) return;
   const closes = closesAt(end, deps.closeGraceMinutes);
-  throw new HttpError(409, cycleClosingMessage(seconds(end), seconds(closes), seconds(now)));
+  throw new Failure('conflict', cycleClosingMessage(seconds(end), seconds(closes), seconds(now)));
 }
 
 async function spendCapRefusalFor(
@@ -121,7 +121,7 @@ async function spendCapRefusalFor(
     },
     capOn,
   );
-  if (refusal) throw new HttpError(refusal.status, refusal.message);
+  if (refusal) throw refusalFailure(refusal);
 }
 
 async function refusalFor(
@@ -139,7 +139,7 @@ async function refusalFor(
     { organization, subscription, projectUpdatesDisabled: deps.projectUpdatesDisabled },
     tier,
   );
-  if (refusal) throw new HttpError(refusal.status, refusal.message);
+  if (refusal) throw refusalFailure(refusal);
 }
 
 /** POST /billing/subscription/preview: the change priced now; its proration_date fixes the charge. */
@@ -202,7 +202,7 @@ export async function changePlan(
     await refusalFor(deps, organizationId, subscription, body.tier);
     if (target === 'free') {
       const members = await deps.membersAtFreeLimit(db, organizationId);
-      if (members.length > 0) throw new HttpError(409, membersAtFreeLimitMessage(members));
+      if (members.length > 0) throw new Failure('conflict', membersAtFreeLimitMessage(members));
     }
     if (planChangeTiming(subscription.billing_partner, subscription.plan_id, target) !== 'now') {
       // Scheduled for the end of a cycle that has ended: it would take effect in the past.
@@ -225,7 +225,7 @@ export async function changePlan(
     at < seconds(subscription.current_period_start) ||
     at >= seconds(subscription.current_period_end)
   ) {
-    throw new HttpError(400, PRORATION_DATE_STALE_MESSAGE);
+    throw new Failure('invalid', PRORATION_DATE_STALE_MESSAGE);
   }
   // A change at the very start of the cycle would end a cycle of no length (the one an earlier change
   // started this second), and one before the cap's last toggle would be priced against a history that
@@ -234,7 +234,7 @@ export async function changePlan(
     at === seconds(subscription.current_period_start) ||
     at < (await lastToggleAt(db, organizationId, subscription.current_period_start))
   ) {
-    throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
+    throw new Failure('conflict', SUBSCRIPTION_MOVED_MESSAGE);
   }
 
   // Billing details sent with the change are checked now by the profile's own rules (400 naming the
@@ -255,7 +255,7 @@ export async function changePlan(
       (await togglesInCycle(trx, organizationId, locked.current_period_start)) !==
         priced.togglesInCycle
     ) {
-      throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
+      throw new Failure('conflict', SUBSCRIPTION_MOVED_MESSAGE);
     }
     const pending = await trx
       .selectFrom('plan_changes')
@@ -263,19 +263,19 @@ export async function changePlan(
       .where('organization_id', '=', organizationId)
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    if (pending) throw new HttpError(409, CHANGE_IN_PROGRESS_MESSAGE);
+    if (pending) throw new Failure('conflict', CHANGE_IN_PROGRESS_MESSAGE);
     if (target === 'free') {
       // Again under the lock: a member may have reached the limit while the change was priced.
       const members = await deps.membersAtFreeLimit(trx, organizationId);
-      if (members.length > 0) throw new HttpError(409, membersAtFreeLimitMessage(members));
+      if (members.length > 0) throw new Failure('conflict', membersAtFreeLimitMessage(members));
     }
 
     let paymentMethod: { id: string; provider_payment_method_id: string } | null = null;
     if (priced.chargeTodayCents > 0) {
       const id = body.payment_method ?? (await getDefaultPaymentMethod(trx, organizationId))?.id;
-      if (!id) throw new HttpError(400, PAYMENT_METHOD_REQUIRED_MESSAGE);
+      if (!id) throw new Failure('invalid', PAYMENT_METHOD_REQUIRED_MESSAGE);
       const method = await findPaymentMethod(trx, organizationId, id);
-      if (!method) throw new HttpError(404, PAYMENT_METHOD_NOT_FOUND);
+      if (!method) throw new Failure('not_found', PAYMENT_METHOD_NOT_FOUND);
       paymentMethod = method;
     }
     const wallNow = clock.now();
@@ -339,7 +339,7 @@ async function quotedOrPriced(
   }
   const quote = await findQuote(deps.db, organizationId, userId, body.tier, at);
   if (!quote || !pricedAgainst(quote, subscription)) {
-    throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
+    throw new Failure('conflict', SUBSCRIPTION_MOVED_MESSAGE);
   }
   return quote;
 }
@@ -534,13 +534,14 @@ async function resume(
   change: PlanChangeRow,
   fingerprint: string,
 ): Promise<SubscriptionUpdateResponse> {
-  if (change.request_fingerprint !== fingerprint) throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+  if (change.request_fingerprint !== fingerprint)
+    throw new Failure('conflict', IDEMPOTENCY_KEY_REUSED);
   if (change.status === 'applied') return applied(change);
   const charge = await chargeOf(deps.db, change.id);
-  if (change.status === 'expired') throw new HttpError(409, CHANGE_EXPIRED_MESSAGE);
+  if (change.status === 'expired') throw new Failure('conflict', CHANGE_EXPIRED_MESSAGE);
   if (change.status === 'failed') {
-    throw new HttpError(
-      402,
+    throw new Failure(
+      'payment_failed',
       charge?.failure_message ?? change.failure_message ?? 'Payment failed.',
     );
   }
@@ -574,7 +575,7 @@ export async function confirmChange(
     .where('purpose', '=', 'plan_change')
     .where('provider_ref', '=', paymentIntentId)
     .executeTakeFirst();
-  if (!charge?.plan_change_id) throw new HttpError(404, NO_PENDING_CHANGE_MESSAGE);
+  if (!charge?.plan_change_id) throw new Failure('not_found', NO_PENDING_CHANGE_MESSAGE);
   if (charge.status === 'pending' || charge.status === 'requires_action') {
     const state = await deps.gateway.retrievePaymentIntent(paymentIntentId);
     await settleCharge(deps, charge.id, state, deps.clock.now());
@@ -600,12 +601,12 @@ export async function confirmChange(
         },
       };
     case 'expired':
-      throw new HttpError(409, CHANGE_EXPIRED_MESSAGE);
+      throw new Failure('conflict', CHANGE_EXPIRED_MESSAGE);
     case 'failed':
       if (settled?.status === 'succeeded')
-        throw new HttpError(409, settled.refund_reason ?? CHANGE_EXPIRED_MESSAGE);
-      throw new HttpError(
-        402,
+        throw new Failure('conflict', settled.refund_reason ?? CHANGE_EXPIRED_MESSAGE);
+      throw new Failure(
+        'payment_failed',
         settled?.failure_message ?? change.failure_message ?? 'Payment failed.',
       );
   }
@@ -672,7 +673,7 @@ export async function cancelScheduledChange(
   await db.transaction().execute(async (trx) => {
     const subscription = await lockSubscription(trx, organizationId);
     const scheduled = subscription.scheduled_plan_id;
-    if (!scheduled) throw new HttpError(404, NO_SCHEDULED_CHANGE_MESSAGE);
+    if (!scheduled) throw new Failure('not_found', NO_SCHEDULED_CHANGE_MESSAGE);
     await trx
       .updateTable('subscriptions')
       .set({ scheduled_plan_id: null, scheduled_usage_billing_enabled: null, scheduled_at: null })
