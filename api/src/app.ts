@@ -47,7 +47,7 @@ import taxIdRoutes from './routes/tax-ids.ts';
 import captchaRoutes from './routes/captcha.ts';
 import mailboxRoutes from './routes/mailbox.tsx';
 import subscriptionChangeRoutes from './routes/subscription-changes.ts';
-import { membersAtFreeProjectLimit } from './services/billing/members-at-free-project-limit.ts';
+import { membersAtFreeProjectLimit } from './services/restrictions/members-at-free-project-limit.ts';
 import creditRoutes from './routes/credits.ts';
 import invoicePaymentRoutes from './routes/invoice-payments.ts';
 import payLinkRoutes from './routes/pay-links.ts';

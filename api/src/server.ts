@@ -7,7 +7,7 @@ import type { LogStream } from './log-options.ts';
 import { BillingScheduler } from './services/billing/billing-scheduler.ts';
 import { billingJobConcurrency } from './services/billing/run-billing-jobs.ts';
 import { createEmailTransport } from './adapters/email-transport.ts';
-import { OutboxWorker } from './services/email/outbox-worker.ts';
+import { OutboxWorker } from './services/notifications/outbox-worker.ts';
 import { WebhookWorker } from './services/webhooks/delivery-worker.ts';
 import { createPaymentGateway } from './adapters/create-gateway.ts';
 import type { PaymentGateway } from './adapters/payment-gateway.ts';

@@ -2,11 +2,11 @@ import { BACKUP_CARD_IS_DEFAULT_MESSAGE, subscriptionSchema } from '@meterline/d
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
-import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
+import { collectInvoice } from '../src/services/invoices/collect-invoice.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
 import { newId } from '../src/services/billing/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
-import { handlePaymentEvent } from '../src/services/payments/handle-payment-event.ts';
+import { handlePaymentEvent } from '../src/services/charges/handle-payment-event.ts';
 import { FaultyGateway } from './support/faulty-gateway.ts';
 import {
   CARDS,

@@ -8,7 +8,7 @@ import { fixedClock } from '../src/clock.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { smtpTransport } from '../src/adapters/email-transport.ts';
-import { deliverDueEmails } from '../src/services/email/outbox-worker.ts';
+import { deliverDueEmails } from '../src/services/notifications/outbox-worker.ts';
 import { addDecliningDefaultCard, captchaToken, listCards } from './support/payments.ts';
 import {
   startTestServer,

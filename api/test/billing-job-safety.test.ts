@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { insertPendingCharge } from '../src/repositories/charges.ts';
 import { newId } from '../src/services/billing/ids.ts';
-import { enforceOverduePayments } from '../src/services/billing/restrictions.ts';
+import { enforceOverduePayments } from '../src/services/restrictions/restrictions.ts';
 import { HCaptcha } from '../src/adapters/captcha/hcaptcha.ts';
 import { topUpCredits } from '../src/services/credits/top-up.ts';
-import { settleChargeIn } from '../src/services/payments/settle-charge.ts';
+import { settleChargeIn } from '../src/services/charges/settle-charge.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkExactlyOnce, seedClosingOrganizations } from '../bench/scale.ts';
 import { fixedClock } from '../src/clock.ts';
 import { lockSubscription } from '../src/repositories/subscriptions.ts';
-import { closeCycle } from '../src/services/billing/close-cycle.ts';
+import { closeCycle } from '../src/services/invoices/close-cycle.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 

@@ -2,21 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { PROVIDER_UNAVAILABLE_MESSAGE } from '../src/plugins/errors.ts';
 import { insertPendingCharge } from '../src/repositories/charges.ts';
-import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
+import { collectInvoice } from '../src/services/invoices/collect-invoice.ts';
 import { newId } from '../src/services/billing/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
-import { PAYMENT_IN_FLIGHT, voidInvoice } from '../src/services/billing/void-invoice.ts';
-import { handlePaymentEvent } from '../src/services/payments/handle-payment-event.ts';
+import { PAYMENT_IN_FLIGHT, voidInvoice } from '../src/services/invoices/void-invoice.ts';
+import { handlePaymentEvent } from '../src/services/charges/handle-payment-event.ts';
 import {
   ABANDONED_CHALLENGE,
   NEVER_REACHED_PROVIDER,
-} from '../src/services/payments/open-charges.ts';
+} from '../src/services/charges/open-charges.ts';
 import {
   NOTHING_TO_PAY,
   PAYMENT_IN_PROGRESS,
   invoicePaymentKey,
-} from '../src/services/payments/pay-invoice.ts';
-import { REFUND_INVOICE_VOID } from '../src/services/payments/settle-charge.ts';
+} from '../src/services/invoices/pay-invoice.ts';
+import { REFUND_INVOICE_VOID } from '../src/services/charges/settle-charge.ts';
 import { FaultyGateway } from './support/faulty-gateway.ts';
 import {
   CARDS,

@@ -10,9 +10,9 @@ import {
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
-import { closeCycle } from '../src/services/billing/close-cycle.ts';
+import { closeCycle } from '../src/services/invoices/close-cycle.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
-import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
+import { collectInvoice } from '../src/services/invoices/collect-invoice.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { addDecliningDefaultCard } from './support/payments.ts';
 import { pdfText } from './support/pdf-text.ts';

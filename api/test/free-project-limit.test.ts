@@ -4,7 +4,7 @@ import {
   type FreeLimitMember,
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { membersAtFreeProjectLimit } from '../src/services/billing/members-at-free-project-limit.ts';
+import { membersAtFreeProjectLimit } from '../src/services/restrictions/members-at-free-project-limit.ts';
 import {
   startTestServer,
   testDatabases,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { migrateToLatest, openDatabase, type Db } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { closeCycle } from '../src/services/billing/close-cycle.ts';
+import { closeCycle } from '../src/services/invoices/close-cycle.ts';
 import { invoicePrefix } from '../src/services/billing/ids.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoicePaymentKey } from '../src/services/payments/pay-invoice.ts';
+import { invoicePaymentKey } from '../src/services/invoices/pay-invoice.ts';
 import {
   FAKE_DECLINE_MESSAGE,
   FakeStripe,

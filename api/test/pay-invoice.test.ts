@@ -1,7 +1,7 @@
 import { AUTHENTICATION_FAILED_MESSAGE } from '@meterline/domain';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.ts';
-import { collectInvoice } from '../src/services/billing/collect-invoice.ts';
+import { collectInvoice } from '../src/services/invoices/collect-invoice.ts';
 import {
   CARDS,
   addCard,

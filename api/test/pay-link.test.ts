@@ -5,8 +5,8 @@ import {
   payLinkInvoiceSchema,
 } from '@meterline/domain';
 import { describe, expect, it } from 'vitest';
-import { renderEmail } from '../src/services/email/render-email.tsx';
-import { payLinkKey, payLinkSecret } from '../src/services/payments/pay-links.ts';
+import { renderEmail } from '../src/services/notifications/render-email.tsx';
+import { payLinkKey, payLinkSecret } from '../src/services/invoices/pay-links.ts';
 import {
   CARDS,
   answerChallenge,

@@ -6,7 +6,7 @@ import {
   paymentMethodsSchema,
 } from '@meterline/domain';
 import { describe, expect, it } from 'vitest';
-import { handlePaymentEvent } from '../src/services/payments/handle-payment-event.ts';
+import { handlePaymentEvent } from '../src/services/charges/handle-payment-event.ts';
 import {
   CARDS,
   addCard,

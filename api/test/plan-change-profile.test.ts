@@ -1,7 +1,7 @@
 import type { SubscriptionPreview, SubscriptionUpdateResponse } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
-import { reconcileStaleCharges } from '../src/services/payments/reconcile-charges.ts';
+import { reconcileStaleCharges } from '../src/services/charges/reconcile-charges.ts';
 import {
   CARDS,
   addCard,

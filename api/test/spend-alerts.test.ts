@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
-import { renderEmail } from '../src/services/email/render-email.tsx';
+import { renderEmail } from '../src/services/notifications/render-email.tsx';
 import { testDatabases, useSignedInServer, type TestClient } from './support/server.ts';
 
 // Issue 15, items 4, 5 and 8 (product decisions §12): the monthly budget, its thresholds and the alerts.

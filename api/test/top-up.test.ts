@@ -14,7 +14,7 @@ import {
   topUpChargeKey,
   topUpCredits,
 } from '../src/services/credits/top-up.ts';
-import { handlePaymentEvent } from '../src/services/payments/handle-payment-event.ts';
+import { handlePaymentEvent } from '../src/services/charges/handle-payment-event.ts';
 import {
   CARDS,
   FUTURE,

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { perUserRateLimit } from '../plugins/rate-limits.ts';
 import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
-import { payInvoice, type PayInvoiceDeps } from '../services/payments/pay-invoice.ts';
+import { payInvoice, type PayInvoiceDeps } from '../services/invoices/pay-invoice.ts';
 
 /**
  * Pay Now on the hosted invoice page, the same with either provider: the browser tokenizes the card at

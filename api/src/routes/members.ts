@@ -2,7 +2,7 @@ import { errorResponseSchema, freeLimitMembersSchema, orgParamsSchema } from '@m
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { membersAtFreeProjectLimit } from '../services/billing/members-at-free-project-limit.ts';
+import { membersAtFreeProjectLimit } from '../services/restrictions/members-at-free-project-limit.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 

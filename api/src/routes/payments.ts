@@ -22,15 +22,15 @@ import { requireOrg, requireUser } from '../plugins/request-context.ts';
 import {
   removeBackupPaymentMethod,
   setBackupPaymentMethod,
-} from '../services/payments/backup-payment-method.ts';
-import { organizationCards } from '../services/payments/organization-cards.ts';
+} from '../services/payment-methods/backup-payment-method.ts';
+import { organizationCards } from '../services/payment-methods/organization-cards.ts';
 import {
   attachSetupIntent,
   createSetupIntent,
   deletePaymentMethod,
   setDefaultPaymentMethod,
   type PaymentsDeps,
-} from '../services/payments/payment-methods.ts';
+} from '../services/payment-methods/payment-methods.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const readMethods = {

@@ -17,7 +17,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { perUserRateLimit } from '../plugins/rate-limits.ts';
-import { deliverEvents } from '../services/payments/handle-payment-event.ts';
+import { deliverEvents } from '../services/charges/handle-payment-event.ts';
 import { CardError, type CardDetails } from '../adapters/payment-gateway.ts';
 import {
   SimulatorRequestError,

@@ -13,8 +13,8 @@ import { requireOrg } from '../plugins/request-context.ts';
 import { deleteSpendAlert, getSpendAlert, saveSpendAlert } from '../repositories/spend-alerts.ts';
 import { recordAudit } from '../repositories/record-audit.ts';
 import type { CycleRowsCache } from '../services/billing/cycle-data.ts';
-import { checkSpendAlerts } from '../services/billing/spend-alerts/check-spend-alerts.ts';
-import { describeSpendAlert } from '../services/billing/spend-alerts/describe-spend-alert.ts';
+import { checkSpendAlerts } from '../services/spend-alerts/check-spend-alerts.ts';
+import { describeSpendAlert } from '../services/spend-alerts/describe-spend-alert.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const URL = '/platform/organizations/:slug/billing/spend-alert';

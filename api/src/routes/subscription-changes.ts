@@ -19,7 +19,7 @@ import {
   confirmChange,
   previewChange,
   type PlanChangeDeps,
-} from '../services/billing/plan-change/change-plan.ts';
+} from '../services/plan-changes/change-plan.ts';
 
 const errors = {
   400: errorResponseSchema,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
-import { handlePaymentEvent } from '../services/payments/handle-payment-event.ts';
+import { handlePaymentEvent } from '../services/charges/handle-payment-event.ts';
 import type { PaymentGateway } from '../adapters/payment-gateway.ts';
 import {
   WEBHOOK_TOLERANCE_SECONDS,

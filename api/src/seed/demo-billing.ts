@@ -4,9 +4,9 @@ import { insertPaymentMethod } from '../repositories/payment-methods.ts';
 import { newId } from '../services/billing/ids.ts';
 import { closesAt, DEFAULT_CLOSE_GRACE_MINUTES } from '../services/billing/close-grace.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
-import { OVERDUE_AFTER_DAYS } from '../services/billing/restrictions.ts';
+import { OVERDUE_AFTER_DAYS } from '../services/restrictions/restrictions.ts';
 import { OPERATOR_CLI } from '../repositories/record-audit.ts';
-import { voidInvoice } from '../services/billing/void-invoice.ts';
+import { voidInvoice } from '../services/invoices/void-invoice.ts';
 import type { PaymentSimulator } from '../adapters/simulator/simulator.ts';
 import type { DemoOrganization } from './demo-world-data.ts';
 

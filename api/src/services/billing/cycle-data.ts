@@ -27,9 +27,9 @@ import {
   readingsByEventTime,
   spendCapLedgerOf,
   spendCapToggles,
-} from './spend-cap/cycle-ledger.ts';
-import { NO_LATE_USAGE, readLateUsage, type LateUsage } from './late-usage.ts';
-import { addUpUsage, exactUsage } from './usage-rows.ts';
+} from '../spend-cap/cycle-ledger.ts';
+import { NO_LATE_USAGE, readLateUsage, type LateUsage } from '../usage/late-usage.ts';
+import { addUpUsage, exactUsage } from '../usage/usage-rows.ts';
 
 export interface CycleSubject {
   organizationId: string;

@@ -1,17 +1,23 @@
-import { cardsExpiringUnnoticed, noticeExpiringCard } from '../email/card-expiry-notices.ts';
+import {
+  cardsExpiringUnnoticed,
+  noticeExpiringCard,
+} from '../notifications/card-expiry-notices.ts';
 import { invoicesDueForPayment } from '../../repositories/invoices.ts';
 import { subscriptionsDue } from '../../repositories/subscriptions.ts';
-import type { PaymentDeps } from '../payments/payment-deps.ts';
-import { reconcileCharge, staleCharges } from '../payments/reconcile-charges.ts';
-import { chargesOwingRefunds, issueRefund } from '../payments/refund-charge.ts';
-import { closeCycle } from './close-cycle.ts';
+import type { PaymentDeps } from '../charges/payment-deps.ts';
+import { reconcileCharge, staleCharges } from '../charges/reconcile-charges.ts';
+import { chargesOwingRefunds, issueRefund } from '../charges/refund-charge.ts';
+import { closeCycle } from '../invoices/close-cycle.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from './close-grace.ts';
-import { collectInvoice } from './collect-invoice.ts';
+import { collectInvoice } from '../invoices/collect-invoice.ts';
 import { JobFailures, type JobItemError } from './job-failures.ts';
-import { overdueCandidates, restrictIfOverdue } from './restrictions.ts';
-import { observeCurrentUsage, usageRestrictionCandidates } from './usage-restriction.ts';
+import { overdueCandidates, restrictIfOverdue } from '../restrictions/restrictions.ts';
+import {
+  observeCurrentUsage,
+  usageRestrictionCandidates,
+} from '../restrictions/usage-restriction.ts';
 import { organizationsWithSpendAlert } from '../../repositories/spend-alerts.ts';
-import { checkSpendAlerts } from './spend-alerts/check-spend-alerts.ts';
+import { checkSpendAlerts } from '../spend-alerts/check-spend-alerts.ts';
 
 export interface BillingRunReport {
   closed: string[];

@@ -22,10 +22,10 @@ import { findPaymentMethod } from '../../repositories/payment-methods.ts';
 import type { AuditContext } from '../../repositories/record-audit.ts';
 import { newId } from '../billing/ids.ts';
 import type { Captcha } from '../../adapters/captcha/captcha.ts';
-import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../payments/charge-progress.ts';
-import type { PaymentDeps } from '../payments/payment-deps.ts';
-import { PAYMENT_METHOD_NOT_FOUND } from '../payments/payment-methods.ts';
-import type { ProfileUpdate } from '../payments/profile-update.ts';
+import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../charges/charge-progress.ts';
+import type { PaymentDeps } from '../charges/payment-deps.ts';
+import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/payment-methods.ts';
+import type { ProfileUpdate } from '../payment-methods/profile-update.ts';
 
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used for a different top-up';

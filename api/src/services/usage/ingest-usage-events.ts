@@ -16,8 +16,8 @@ import {
 } from '../../repositories/usage.ts';
 import { closedCycleSpans } from '../../repositories/closed-cycles.ts';
 import { organizationsWithSpendAlert } from '../../repositories/spend-alerts.ts';
-import { checkSpendAlerts } from '../billing/spend-alerts/check-spend-alerts.ts';
-import { observeCurrentUsage } from '../billing/usage-restriction.ts';
+import { checkSpendAlerts } from '../spend-alerts/check-spend-alerts.ts';
+import { observeCurrentUsage } from '../restrictions/usage-restriction.ts';
 
 /**
  * What a batch is followed by (restriction observations, spend alerts): at the ingestion's moment,

@@ -7,7 +7,7 @@ import {
   countWebhookEndpoints,
   insertWebhookEndpoint,
 } from '../../repositories/webhook-endpoints.ts';
-import { lockOrganization } from '../billing/restrictions.ts';
+import { lockOrganization } from '../restrictions/restrictions.ts';
 import { webhookId } from '../webhooks/enqueue-webhook.ts';
 import { newWebhookSecret } from '../webhooks/signature.ts';
 import { auditedEndpoint, endpointTarget, endpointViewOf } from './endpoint-view.ts';

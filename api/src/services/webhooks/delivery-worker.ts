@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WEBHOOK_SIGNATURE_HEADER } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { BackgroundLoop } from '../background-loop.ts';
-import { enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { guardedLookup, isForbiddenAddress } from './address-check.ts';
 import { webhookId } from './enqueue-webhook.ts';
 import { signWebhook } from './signature.ts';

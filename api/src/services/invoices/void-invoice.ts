@@ -1,9 +1,9 @@
 import { OPERATOR_CLI, recordAudit, type AuditContext } from '../../repositories/record-audit.ts';
 import { openInvoiceCharges } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
-import { settleOpenInvoiceCharges } from '../payments/open-charges.ts';
-import type { PaymentDeps } from '../payments/payment-deps.ts';
-import { liftOverdueRestriction } from './restrictions.ts';
+import { settleOpenInvoiceCharges } from '../charges/open-charges.ts';
+import type { PaymentDeps } from '../charges/payment-deps.ts';
+import { liftOverdueRestriction } from '../restrictions/restrictions.ts';
 
 export type VoidResult = { status: 'voided' } | { status: 'refused'; reason: string };
 

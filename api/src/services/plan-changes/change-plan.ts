@@ -1,4 +1,4 @@
-import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
+import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   BILLING_PLANS,
@@ -22,38 +22,31 @@ import {
   type SubscriptionUpdateResponse,
   type Tier,
 } from '@meterline/domain';
-import type { Db } from '../../../db/database.ts';
-import type { PlanChangesTable } from '../../../db/schema.ts';
+import type { Db } from '../../db/database.ts';
+import type { PlanChangesTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
-import { Failure, refusalFailure } from '../../../lib/failure.ts';
-import { insertPendingCharge, type ChargeRow } from '../../../repositories/charges.ts';
-import {
-  findPaymentMethod,
-  getDefaultPaymentMethod,
-} from '../../../repositories/payment-methods.ts';
+import { Failure, refusalFailure } from '../../lib/failure.ts';
+import { insertPendingCharge, type ChargeRow } from '../../repositories/charges.ts';
+import { findPaymentMethod, getDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
 import {
   getSubscription,
   lockSubscription,
   type SubscriptionState,
-} from '../../../repositories/subscriptions.ts';
-import { canonicalJson, profileUpdateOf } from '../../credits/top-up.ts';
-import {
-  chargeAndSettle,
-  resumeCharge,
-  type ChargeProgress,
-} from '../../payments/charge-progress.ts';
-import { refreshCharge } from '../../payments/open-charges.ts';
-import type { PaymentDeps } from '../../payments/payment-deps.ts';
-import { PAYMENT_METHOD_NOT_FOUND } from '../../payments/payment-methods.ts';
-import { settleCharge } from '../../payments/refund-charge.ts';
-import { closesAt } from '../close-grace.ts';
-import { newId } from '../ids.ts';
+} from '../../repositories/subscriptions.ts';
+import { canonicalJson, profileUpdateOf } from '../credits/top-up.ts';
+import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../charges/charge-progress.ts';
+import { refreshCharge } from '../charges/open-charges.ts';
+import type { PaymentDeps } from '../charges/payment-deps.ts';
+import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/payment-methods.ts';
+import { settleCharge } from '../charges/refund-charge.ts';
+import { closesAt } from '../billing/close-grace.ts';
+import { newId } from '../billing/ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
 import {
   auditContextJson,
   recordAudit,
   type AuditContext,
-} from '../../../repositories/record-audit.ts';
+} from '../../repositories/record-audit.ts';
 import {
   priceChange,
   pricedAgainst,

@@ -1,6 +1,6 @@
-import { FORGIVEN } from '../billing/void-invoice.ts';
+import { FORGIVEN } from '../invoices/void-invoice.ts';
 import { ABANDONED_CHALLENGE, NEVER_REACHED_PROVIDER } from './open-charges.ts';
-import { SUPERSEDED } from './pay-invoice.ts';
+import { SUPERSEDED } from '../invoices/pay-invoice.ts';
 import { PAYMENT_CANCELED } from '../../adapters/simulator/simulator.ts';
 
 /**

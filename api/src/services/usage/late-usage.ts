@@ -29,7 +29,7 @@ import {
   readingsByEventTime,
   spendCapLedgerOf,
   spendCapToggles,
-} from './spend-cap/cycle-ledger.ts';
+} from '../spend-cap/cycle-ledger.ts';
 import { addUpUsage, exactUsage } from './usage-rows.ts';
 
 /** Usage that reached closed cycles after their close: the lines that bill it, the rows it read. */

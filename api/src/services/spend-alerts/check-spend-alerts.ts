@@ -1,14 +1,14 @@
 import { newSpendAlerts, type SpendAlertKey } from '@meterline/domain';
-import type { Db } from '../../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import {
   getSpendAlert,
   recordSpendAlerts,
   sentSpendAlerts,
-} from '../../../repositories/spend-alerts.ts';
-import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
-import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
-import { CycleRowsCache, currentUpcomingInvoice } from '../cycle-data.ts';
-import { newId } from '../ids.ts';
+} from '../../repositories/spend-alerts.ts';
+import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
+import { CycleRowsCache, currentUpcomingInvoice } from '../billing/cycle-data.ts';
+import { newId } from '../billing/ids.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 

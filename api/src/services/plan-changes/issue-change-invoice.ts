@@ -1,11 +1,11 @@
 import type { UpcomingInvoiceLine } from '@meterline/domain';
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../db/database.ts';
-import type { PlanChangesTable } from '../../../db/schema.ts';
-import { insertInvoice } from '../../../repositories/invoices.ts';
-import { billingIdentity } from '../billing-identity.ts';
-import { newId } from '../ids.ts';
-import { nextInvoiceNumber } from '../invoice-number.ts';
+import type { Db } from '../../db/database.ts';
+import type { PlanChangesTable } from '../../db/schema.ts';
+import { insertInvoice } from '../../repositories/invoices.ts';
+import { billingIdentity } from '../billing/billing-identity.ts';
+import { newId } from '../billing/ids.ts';
+import { nextInvoiceNumber } from '../invoices/invoice-number.ts';
 
 /**
  * Issues the paid invoice of an applied change (a plan change, or the spend cap turned on), numbered

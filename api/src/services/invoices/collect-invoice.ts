@@ -1,4 +1,4 @@
-import { cardLabel, enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { cardLabel, enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import {
   findChargeByKey,
@@ -8,13 +8,13 @@ import {
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { getDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
-import { NEVER_REACHED_PROVIDER, settleOpenInvoiceCharges } from '../payments/open-charges.ts';
-import type { PaymentDeps } from '../payments/payment-deps.ts';
+import { NEVER_REACHED_PROVIDER, settleOpenInvoiceCharges } from '../charges/open-charges.ts';
+import type { PaymentDeps } from '../charges/payment-deps.ts';
 import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
-import { refundOwed } from '../payments/refund-charge.ts';
-import { settleChargeIn } from '../payments/settle-charge.ts';
+import { refundOwed } from '../charges/refund-charge.ts';
+import { settleChargeIn } from '../charges/settle-charge.ts';
 import { chargeBackupCard, type BackupAttempt } from './charge-backup-card.ts';
-import { newId } from './ids.ts';
+import { newId } from '../billing/ids.ts';
 
 /** Automatic retries after a failed charge: days after finalization. */
 export const RETRY_DAYS = [3, 5, 7] as const;

@@ -16,10 +16,10 @@ import { lockInvoice } from '../../repositories/invoices.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
 import type { AuditContext } from '../../repositories/record-audit.ts';
 import { newId } from '../billing/ids.ts';
-import { chargeAndSettle, resumeCharge, type ChargeProgress } from './charge-progress.ts';
-import { settleOpenInvoiceCharges } from './open-charges.ts';
-import type { PaymentDeps } from './payment-deps.ts';
-import { PAYMENT_METHOD_NOT_FOUND } from './payment-methods.ts';
+import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../charges/charge-progress.ts';
+import { settleOpenInvoiceCharges } from '../charges/open-charges.ts';
+import type { PaymentDeps } from '../charges/payment-deps.ts';
+import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/payment-methods.ts';
 
 export const INVOICE_NOT_FOUND = 'Invoice not found';
 export const NOTHING_TO_PAY = 'This invoice has nothing left to pay';

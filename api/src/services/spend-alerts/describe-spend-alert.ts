@@ -4,9 +4,9 @@ import {
   reachedThresholds,
   type SpendAlertState,
 } from '@meterline/domain';
-import type { Db } from '../../../db/database.ts';
-import { getSpendAlert, sentSpendAlerts } from '../../../repositories/spend-alerts.ts';
-import { currentUpcomingInvoice, type CycleRowsCache } from '../cycle-data.ts';
+import type { Db } from '../../db/database.ts';
+import { getSpendAlert, sentSpendAlerts } from '../../repositories/spend-alerts.ts';
+import { currentUpcomingInvoice, type CycleRowsCache } from '../billing/cycle-data.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 

@@ -7,9 +7,9 @@ import {
   type Rational,
   type SpendCapLedger,
 } from '@meterline/domain';
-import type { Db } from '../../../db/database.ts';
-import { cycleUsageStampedBefore } from '../../../repositories/usage.ts';
-import { usageTotals } from '../usage-rows.ts';
+import type { Db } from '../../db/database.ts';
+import { cycleUsageStampedBefore } from '../../repositories/usage.ts';
+import { usageTotals } from '../usage/usage-rows.ts';
 
 /**
  * The cycle's overage readings at each moment, by event time (product-decisions §15): each the capped

@@ -1,5 +1,5 @@
 import { PRORATION_DATE_MAX_AGE_SECONDS, type Tier } from '@meterline/domain';
-import type { Db } from '../../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { pricedChangeFromJson, type PricedChange } from './price-change.ts';
 
 /**

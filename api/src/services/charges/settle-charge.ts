@@ -1,14 +1,14 @@
-import { cardLabel, enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { cardLabel, enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import type { Db } from '../../db/database.ts';
 import { lockCharge, type ChargeRow } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
-import { applyPlanChangeIn, resolve } from '../billing/plan-change/apply-plan-change.ts';
-import { liftOverdueRestriction } from '../billing/restrictions.ts';
+import { applyPlanChangeIn, resolve } from '../plan-changes/apply-plan-change.ts';
+import { liftOverdueRestriction } from '../restrictions/restrictions.ts';
 import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { chargedCard, recordPaymentFailure } from './audit-payment.ts';
 import { recordAudit, storedAuditContext } from '../../repositories/record-audit.ts';
-import { applyStoredProfileUpdate } from './profile-update.ts';
+import { applyStoredProfileUpdate } from '../payment-methods/profile-update.ts';
 
 /** How long a payment may wait for the customer's 3-D Secure answer before it is abandoned. */
 export const ACTION_TIMEOUT_MS = 60 * 60_000;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { findChargeForIntent, type ChargeRow } from '../../repositories/charges.ts';
 import type { PaymentEvent } from '../../adapters/payment-event.ts';
 import type { PaymentGateway, SetupIntentState } from '../../adapters/payment-gateway.ts';
-import { recordSetupCardIn } from './payment-methods.ts';
+import { recordSetupCardIn } from '../payment-methods/payment-methods.ts';
 import { refundOwed } from './refund-charge.ts';
 import { settleChargeIn } from './settle-charge.ts';
 

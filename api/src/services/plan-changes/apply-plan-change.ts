@@ -1,4 +1,4 @@
-import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
+import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import {
   addMonthsClamped,
   addOverage,
@@ -9,18 +9,18 @@ import {
   type CappedOverage,
 } from '@meterline/domain';
 import { sql } from 'kysely';
-import type { Db } from '../../../db/database.ts';
-import { recordBilledUsage, recordClosedCycle } from '../../../repositories/closed-cycles.ts';
-import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
-import { lockSubscription } from '../../../repositories/subscriptions.ts';
-import { placeEventsAgain } from '../../../repositories/usage.ts';
+import type { Db } from '../../db/database.ts';
+import { recordBilledUsage, recordClosedCycle } from '../../repositories/closed-cycles.ts';
+import { makeDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
+import { lockSubscription } from '../../repositories/subscriptions.ts';
+import { placeEventsAgain } from '../../repositories/usage.ts';
 import { applySpendCapToggleIn } from '../spend-cap/apply-toggle.ts';
 import { spendCapToggles } from '../spend-cap/cycle-ledger.ts';
 import { issueChangeInvoice } from './issue-change-invoice.ts';
-import { lockOrganization, observeRestriction } from '../restrictions.ts';
-import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
-import { recordAudit, storedAuditContext } from '../../../repositories/record-audit.ts';
-import { applyStoredProfileUpdate } from '../../payments/profile-update.ts';
+import { lockOrganization, observeRestriction } from '../restrictions/restrictions.ts';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
+import { recordAudit, storedAuditContext } from '../../repositories/record-audit.ts';
+import { applyStoredProfileUpdate } from '../payment-methods/profile-update.ts';
 
 export const REFUND_CHANGE_NOT_PENDING =
   'The plan change had expired or failed before this payment completed.';

@@ -2,7 +2,7 @@ import type { LastCharge, PaymentMethods } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { latestCardCharges } from '../../repositories/charges.ts';
 import { listPaymentMethods } from '../../repositories/payment-methods.ts';
-import { NOT_ANSWERED_BY_CARD } from './card-answers.ts';
+import { NOT_ANSWERED_BY_CARD } from '../charges/card-answers.ts';
 
 /** GET /payments: the organization's cards, each with the last charge it answered. */
 export async function organizationCards(db: Db, organizationId: string): Promise<PaymentMethods> {

@@ -8,11 +8,11 @@ import {
 } from '../../repositories/charges.ts';
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { getBackupPaymentMethod } from '../../repositories/payment-methods.ts';
-import { declinedByCard } from '../payments/card-answers.ts';
-import type { PaymentDeps } from '../payments/payment-deps.ts';
+import { declinedByCard } from '../charges/card-answers.ts';
+import type { PaymentDeps } from '../charges/payment-deps.ts';
 import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
-import { settleChargeIn } from '../payments/settle-charge.ts';
-import { newId } from './ids.ts';
+import { settleChargeIn } from '../charges/settle-charge.ts';
+import { newId } from '../billing/ids.ts';
 
 /** The default card's charge of an automatic attempt, and how it ended. */
 export interface FirstCharge {

@@ -1,5 +1,5 @@
 import { BILLING_JOB, recordAudit } from '../../repositories/record-audit.ts';
-import { enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
 import {
   accruedInvoiceLines,
@@ -10,19 +10,19 @@ import {
   spendCapCloseLines,
   spendCapSettledAt,
 } from '@meterline/domain';
-import { moveToFreeInstances } from './plan-change/apply-plan-change.ts';
+import { moveToFreeInstances } from '../plan-changes/apply-plan-change.ts';
 import type { Db } from '../../db/database.ts';
 import { recordBilledUsage, recordClosedCycle } from '../../repositories/closed-cycles.ts';
 import { insertInvoice } from '../../repositories/invoices.ts';
 import { lockSubscription, tryLockSubscription } from '../../repositories/subscriptions.ts';
-import { billingIdentity } from './billing-identity.ts';
-import { closesAt } from './close-grace.ts';
-import { loadCycleData } from './cycle-data.ts';
-import { newId } from './ids.ts';
+import { billingIdentity } from '../billing/billing-identity.ts';
+import { closesAt } from '../billing/close-grace.ts';
+import { loadCycleData } from '../billing/cycle-data.ts';
+import { newId } from '../billing/ids.ts';
 import { nextInvoiceNumber } from './invoice-number.ts';
-import { recordLateUsageBilled } from './late-usage.ts';
-import { observeRestriction } from './restrictions.ts';
-import { exceededInCycle } from './usage-restriction.ts';
+import { recordLateUsageBilled } from '../usage/late-usage.ts';
+import { observeRestriction } from '../restrictions/restrictions.ts';
+import { exceededInCycle } from '../restrictions/usage-restriction.ts';
 
 export type CloseCycleResult =
   | { status: 'not_due'; periodEnd: Date }

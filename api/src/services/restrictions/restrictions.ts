@@ -1,4 +1,4 @@
-import { enqueueBillingEmail } from '../email/enqueue-email.ts';
+import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import {
   nextRestrictionState,
   restrictionColumns,

@@ -26,11 +26,11 @@ import {
   type Tier,
   type UpcomingInvoiceLine,
 } from '@meterline/domain';
-import type { Db } from '../../../db/database.ts';
-import type { BilledUsageRow } from '../../../repositories/closed-cycles.ts';
-import type { SubscriptionState } from '../../../repositories/subscriptions.ts';
-import { describeSubscription } from '../describe-subscription.ts';
-import { cycleInvoiceOf, loadCycleData } from '../cycle-data.ts';
+import type { Db } from '../../db/database.ts';
+import type { BilledUsageRow } from '../../repositories/closed-cycles.ts';
+import type { SubscriptionState } from '../../repositories/subscriptions.ts';
+import { describeSubscription } from '../billing/describe-subscription.ts';
+import { cycleInvoiceOf, loadCycleData } from '../billing/cycle-data.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 

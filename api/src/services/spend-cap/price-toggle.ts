@@ -5,10 +5,10 @@ import {
   tierFor,
   type SpendCapLedger,
 } from '@meterline/domain';
-import type { Db } from '../../../db/database.ts';
-import type { SubscriptionState } from '../../../repositories/subscriptions.ts';
-import { loadCycleData } from '../cycle-data.ts';
-import type { FrozenChange } from '../plan-change/price-change.ts';
+import type { Db } from '../../db/database.ts';
+import type { SubscriptionState } from '../../repositories/subscriptions.ts';
+import { loadCycleData } from '../billing/cycle-data.ts';
+import type { FrozenChange } from '../plan-changes/price-change.ts';
 
 /**
  * Prices turning the spend cap on or off at `at` (unix seconds, inside the current cycle), by

@@ -1,20 +1,20 @@
-import { enqueueBillingEmail } from '../../email/enqueue-email.ts';
+import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import {
   cappedOverageReading,
   type CappedOverage,
   type UpcomingInvoiceLine,
 } from '@meterline/domain';
 import type { Selectable } from 'kysely';
-import type { Db } from '../../../db/database.ts';
-import type { PlanChangesTable } from '../../../db/schema.ts';
-import { makeDefaultPaymentMethod } from '../../../repositories/payment-methods.ts';
-import { lockSubscription, type SubscriptionState } from '../../../repositories/subscriptions.ts';
-import { loadCycleData } from '../cycle-data.ts';
-import { issueChangeInvoice } from '../plan-change/issue-change-invoice.ts';
-import { applyStoredProfileUpdate } from '../../payments/profile-update.ts';
-import { lockOrganization, observeRestriction } from '../restrictions.ts';
-import { enqueueWebhookEvent } from '../../webhooks/enqueue-webhook.ts';
-import { recordAudit, storedAuditContext } from '../../../repositories/record-audit.ts';
+import type { Db } from '../../db/database.ts';
+import type { PlanChangesTable } from '../../db/schema.ts';
+import { makeDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
+import { lockSubscription, type SubscriptionState } from '../../repositories/subscriptions.ts';
+import { loadCycleData } from '../billing/cycle-data.ts';
+import { issueChangeInvoice } from '../plan-changes/issue-change-invoice.ts';
+import { applyStoredProfileUpdate } from '../payment-methods/profile-update.ts';
+import { lockOrganization, observeRestriction } from '../restrictions/restrictions.ts';
+import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
+import { recordAudit, storedAuditContext } from '../../repositories/record-audit.ts';
 
 /**
  * Applies a priced toggle of the spend cap (product-decisions §10) in the caller's transaction: the one
