@@ -6,7 +6,7 @@ import {
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
-import { SUBSCRIPTION_MOVED_MESSAGE } from '../src/services/plan-changes/change-plan.ts';
+import { SUBSCRIPTION_MOVED_MESSAGE } from '../src/services/plan-changes/change-rules.ts';
 import { CARDS, addCard, organizationIdOf } from './support/payments.ts';
 import {
   startTestServer,

@@ -13,13 +13,11 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg, requireUser } from '../plugins/request-context.ts';
-import {
-  cancelScheduledChange,
-  changePlan,
-  confirmChange,
-  previewChange,
-  type PlanChangeDeps,
-} from '../services/plan-changes/change-plan.ts';
+import { cancelScheduledChange } from '../services/plan-changes/cancel-scheduled-change.ts';
+import { changePlan } from '../services/plan-changes/change-plan.ts';
+import type { PlanChangeDeps } from '../services/plan-changes/change-rules.ts';
+import { confirmChange } from '../services/plan-changes/confirm-change.ts';
+import { previewChange } from '../services/plan-changes/preview-change.ts';
 
 const errors = {
   400: errorResponseSchema,

@@ -1,32 +1,20 @@
-import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  BILLING_PLANS,
   CHANGE_IN_PROGRESS_MESSAGE,
-  cycleClosingMessage,
   membersAtFreeLimitMessage,
   PAYMENT_METHOD_REQUIRED_MESSAGE,
   PENDING_CHANGE_TTL_SECONDS,
-  planChangeRefusal,
   planChangeTiming,
   planIdOfTier,
-  spendCapRefusal,
-  spendCapToggledMessage,
   spendCapToggleOf,
   PRORATION_DATE_MAX_AGE_SECONDS,
   PRORATION_DATE_STALE_MESSAGE,
-  usageBillingEnabledForTier,
-  type SubscriptionConfirmResponse,
-  type SubscriptionPreview,
   type SubscriptionUpdateBody,
   type SubscriptionUpdateResponse,
-  type Tier,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import type { PlanChangesTable } from '../../db/schema.ts';
-import type { Selectable } from 'kysely';
-import { Failure, refusalFailure } from '../../lib/failure.ts';
-import { insertPendingCharge, type ChargeRow } from '../../repositories/charges.ts';
+import { Failure } from '../../lib/failure.ts';
+import { insertPendingCharge } from '../../repositories/charges.ts';
 import { findPaymentMethod, getDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
 import {
   getSubscription,
@@ -34,122 +22,32 @@ import {
   type SubscriptionState,
 } from '../../repositories/subscriptions.ts';
 import { canonicalJson, profileUpdateOf } from '../credits/top-up.ts';
-import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../charges/charge-progress.ts';
+import { chargeAndSettle } from '../charges/charge-progress.ts';
 import { refreshCharge } from '../charges/open-charges.ts';
-import type { PaymentDeps } from '../charges/payment-deps.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/payment-methods.ts';
-import { settleCharge } from '../charges/refund-charge.ts';
-import { closesAt } from '../billing/close-grace.ts';
 import { newId } from '../billing/ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
-import {
-  auditContextJson,
-  recordAudit,
-  type AuditContext,
-} from '../../repositories/record-audit.ts';
+import { auditContextJson, type AuditContext } from '../../repositories/record-audit.ts';
 import {
   priceChange,
   pricedAgainst,
   type FrozenChange,
   type PricedChange,
 } from './price-change.ts';
-import { findQuote, saveQuote } from './quotes.ts';
+import { findQuote } from './quotes.ts';
 import { priceSpendCapToggle } from '../spend-cap/price-toggle.ts';
-
-export const IDEMPOTENCY_KEY_REUSED =
-  'This Idempotency-Key was already used for a different subscription change';
-export const SUBSCRIPTION_MOVED_MESSAGE =
-  'The subscription changed while this change was being prepared. Preview the change again.';
-export const CHANGE_EXPIRED_MESSAGE =
-  'This plan change expired before its payment was confirmed; nothing was changed. Start the change again.';
-export const NO_PENDING_CHANGE_MESSAGE = 'No plan change is waiting for this payment';
-export const NO_SCHEDULED_CHANGE_MESSAGE = 'No plan change is scheduled';
-
-type PlanChangeRow = Selectable<PlanChangesTable>;
-
-export interface PlanChangeDeps extends PaymentDeps {
-  projectUpdatesDisabled: boolean;
-  /** Owners and administrators of the organization who have reached their free project limit. */
-  membersAtFreeLimit: (db: Db, organizationId: string) => Promise<string[]>;
-  /** BILLING_CLOSE_GRACE_MINUTES: how long after its end the billing job closes a cycle. */
-  closeGraceMinutes: number;
-}
-
-const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-
-/**
- * The subscription's cycle has ended and the billing job has not closed it yet (the late-usage grace,
- * decision 005): nothing can be priced against it any more, and the next cycle does not exist yet. A
- * change then is refused with 409 and when to try again (product-decisions §15), never a 5xx.
- */
-function refuseWhileCycleCloses(
-  deps: PlanChangeDeps,
-  subscription: SubscriptionState,
-  now: Date,
-): void {
-  const end = subscription.current_period_end;
-  if (now < end) return;
-  const closes = closesAt(end, deps.closeGraceMinutes);
-  throw new Failure('conflict', cycleClosingMessage(seconds(end), seconds(closes), seconds(now)));
-}
-
-async function spendCapRefusalFor(
-  deps: PlanChangeDeps,
-  organizationId: string,
-  subscription: SubscriptionState,
-  capOn: boolean,
-): Promise<void> {
-  const organization = await deps.db
-    .selectFrom('organizations')
-    .select(['slug', 'managed_by'])
-    .where('id', '=', organizationId)
-    .executeTakeFirstOrThrow();
-  const refusal = spendCapRefusal(
-    {
-      organization,
-      subscription,
-      projectUpdatesDisabled: deps.projectUpdatesDisabled,
-      // The route admits only members with billing write on subscriptions.
-      canUpdateSubscription: true,
-    },
-    capOn,
-  );
-  if (refusal) throw refusalFailure(refusal);
-}
-
-async function refusalFor(
-  deps: PlanChangeDeps,
-  organizationId: string,
-  subscription: SubscriptionState,
-  tier: Tier,
-): Promise<void> {
-  const organization = await deps.db
-    .selectFrom('organizations')
-    .select(['slug', 'managed_by', 'has_oriole_project'])
-    .where('id', '=', organizationId)
-    .executeTakeFirstOrThrow();
-  const refusal = planChangeRefusal(
-    { organization, subscription, projectUpdatesDisabled: deps.projectUpdatesDisabled },
-    tier,
-  );
-  if (refusal) throw refusalFailure(refusal);
-}
-
-/** POST /billing/subscription/preview: the change priced now; its proration_date fixes the charge. */
-export async function previewChange(
-  deps: PlanChangeDeps,
-  organizationId: string,
-  userId: string,
-  tier: Tier,
-): Promise<SubscriptionPreview> {
-  const subscription = await getSubscription(deps.db, organizationId);
-  await refusalFor(deps, organizationId, subscription, tier);
-  const now = deps.clock.now();
-  refuseWhileCycleCloses(deps, subscription, now);
-  const priced = await priceChange(deps.db, organizationId, subscription, tier, seconds(now));
-  await saveQuote(deps.db, organizationId, userId, priced, now);
-  return priced.preview;
-}
+import {
+  SUBSCRIPTION_MOVED_MESSAGE,
+  refusalFor,
+  refuseWhileCycleCloses,
+  seconds,
+  spendCapRefusalFor,
+  type PlanChangeDeps,
+  type PlanChangeRow,
+} from './change-rules.ts';
+import { answer, applied, resume } from './change-answer.ts';
+import { scheduleChange } from './schedule-change.ts';
+import { findChangeByKey, lastToggleAt, togglesInCycle } from '../../repositories/plan-changes.ts';
 
 export interface ChangePlanInput {
   organizationId: string;
@@ -179,7 +77,7 @@ export async function changePlan(
   const key = `plan_change:${organizationId}:${input.idempotencyKey ?? randomUUID()}`;
   const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
 
-  const existing = await findChange(db, key);
+  const existing = await findChangeByKey(db, key);
   if (existing) return resume(deps, existing, fingerprint);
 
   const subscription = await getSubscription(db, organizationId);
@@ -200,7 +98,7 @@ export async function changePlan(
     if (planChangeTiming(subscription.billing_partner, subscription.plan_id, target) !== 'now') {
       // Scheduled for the end of a cycle that has ended: it would take effect in the past.
       refuseWhileCycleCloses(deps, subscription, askedAt);
-      return schedule(deps, organizationId, body.tier, input.audit);
+      return scheduleChange(deps, organizationId, body.tier, input.audit);
     }
     // A preview priced inside the cycle (its proration date before the end, at most 10 minutes old)
     // is honoured after the end as before it; anything else waits for the close.
@@ -241,7 +139,7 @@ export async function changePlan(
 
   const claimed = await db.transaction().execute(async (trx) => {
     const locked = await lockSubscription(trx, organizationId);
-    const twin = await findChange(trx, key);
+    const twin = await findChangeByKey(trx, key);
     if (twin) return { twin };
     if (
       !samePricingInputs(locked, subscription) ||
@@ -352,34 +250,6 @@ function quotedInsideCycle(
   );
 }
 
-/** The moment of the spend cap's last toggle in the cycle (0 when none). */
-async function lastToggleAt(db: Db, organizationId: string, cycleStart: Date): Promise<number> {
-  const row = await db
-    .selectFrom('spend_cap_toggles')
-    .select('at')
-    .where('organization_id', '=', organizationId)
-    .where('cycle_start', '=', cycleStart)
-    .orderBy('at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? seconds(row.at) : 0;
-}
-
-/** How often the spend cap was toggled in the cycle: a change priced before a toggle is stale. */
-export async function togglesInCycle(
-  db: Db,
-  organizationId: string,
-  cycleStart: Date,
-): Promise<number> {
-  const rows = await db
-    .selectFrom('spend_cap_toggles')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('cycle_start', '=', cycleStart)
-    .execute();
-  return rows.length;
-}
-
 /**
  * The plan, cycle and balance the change was priced against are still the subscription's. Usage ingested
  * meanwhile is not a reason to refuse: the change records as billed only the rows it read, and applying it
@@ -393,14 +263,6 @@ function samePricingInputs(locked: SubscriptionState, read: SubscriptionState): 
     locked.current_period_end.getTime() === read.current_period_end.getTime() &&
     locked.customer_balance_cents === read.customer_balance_cents
   );
-}
-
-function findChange(db: Db, key: string): Promise<PlanChangeRow | undefined> {
-  return db
-    .selectFrom('plan_changes')
-    .selectAll()
-    .where('idempotency_key', '=', key)
-    .executeTakeFirst();
 }
 
 async function insertChange(
@@ -470,216 +332,4 @@ async function settleExpiredChange(deps: PlanChangeDeps, organizationId: string)
     .where('plan_changes.expires_at', '<=', now)
     .executeTakeFirst();
   if (charge) await refreshCharge(deps, charge);
-}
-
-/** What a change that went through answers: the plan it moved to, or the spend cap's new setting. */
-interface ChangeOutcome {
-  kind: 'plan' | 'spend_cap';
-  to_plan: keyof typeof BILLING_PLANS;
-  to_usage_billing_enabled: boolean;
-}
-
-function successMessage(outcome: ChangeOutcome): string {
-  return outcome.kind === 'spend_cap'
-    ? spendCapToggledMessage(!outcome.to_usage_billing_enabled)
-    : `Subscription changed to the ${BILLING_PLANS[outcome.to_plan].name} plan`;
-}
-
-function applied(outcome: ChangeOutcome): SubscriptionUpdateResponse {
-  return {
-    status: 'applied',
-    pending_payment_intent_secret: null,
-    payment_intent_id: null,
-    message: successMessage(outcome),
-  };
-}
-
-async function answer(
-  deps: PlanChangeDeps,
-  chargeId: string,
-  outcome: ChangeOutcome,
-  progress: ChargeProgress,
-): Promise<SubscriptionUpdateResponse> {
-  if (progress.status === 'succeeded') return applied(outcome);
-  const charge = await deps.db
-    .selectFrom('charges')
-    .select('provider_ref')
-    .where('id', '=', chargeId)
-    .executeTakeFirstOrThrow();
-  if (progress.status === 'processing') {
-    return {
-      status: 'processing',
-      pending_payment_intent_secret: null,
-      payment_intent_id: charge.provider_ref,
-      message: 'The payment is processing: the plan changes as soon as it succeeds.',
-    };
-  }
-  return {
-    status: 'requires_action',
-    pending_payment_intent_secret: progress.clientSecret,
-    payment_intent_id: charge.provider_ref,
-    message: 'The card needs authentication: confirm the payment to change the plan.',
-  };
-}
-
-async function resume(
-  deps: PlanChangeDeps,
-  change: PlanChangeRow,
-  fingerprint: string,
-): Promise<SubscriptionUpdateResponse> {
-  if (change.request_fingerprint !== fingerprint)
-    throw new Failure('conflict', IDEMPOTENCY_KEY_REUSED);
-  if (change.status === 'applied') return applied(change);
-  const charge = await chargeOf(deps.db, change.id);
-  if (change.status === 'expired') throw new Failure('conflict', CHANGE_EXPIRED_MESSAGE);
-  if (change.status === 'failed') {
-    throw new Failure(
-      'payment_failed',
-      charge?.failure_message ?? change.failure_message ?? 'Payment failed.',
-    );
-  }
-  if (!charge) throw new Error(`Plan change ${change.id} has no charge`);
-  const progress = await resumeCharge(deps, charge);
-  return answer(deps, charge.id, change, progress);
-}
-
-function chargeOf(db: Db, planChangeId: string): Promise<ChargeRow | undefined> {
-  return db
-    .selectFrom('charges')
-    .selectAll()
-    .where('plan_change_id', '=', planChangeId)
-    .executeTakeFirst();
-}
-
-/**
- * POST /billing/subscription/confirm: the browser passed 3-D Secure; the provider's record settles the
- * charge (exactly once, whoever comes first: this call or the provider's event), which applies the
- * change. 200 applied (or already), 202 still processing, 402 failed, 409 expired.
- */
-export async function confirmChange(
-  deps: PlanChangeDeps,
-  organizationId: string,
-  paymentIntentId: string,
-): Promise<{ status: 200 | 202; body: SubscriptionConfirmResponse }> {
-  const charge = await deps.db
-    .selectFrom('charges')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('purpose', '=', 'plan_change')
-    .where('provider_ref', '=', paymentIntentId)
-    .executeTakeFirst();
-  if (!charge?.plan_change_id) throw new Failure('not_found', NO_PENDING_CHANGE_MESSAGE);
-  if (charge.status === 'pending' || charge.status === 'requires_action') {
-    const state = await deps.gateway.retrievePaymentIntent(paymentIntentId);
-    await settleCharge(deps, charge.id, state, deps.clock.now());
-  }
-  const change = await deps.db
-    .selectFrom('plan_changes')
-    .selectAll()
-    .where('id', '=', charge.plan_change_id)
-    .executeTakeFirstOrThrow();
-  const settled = await chargeOf(deps.db, change.id);
-  switch (change.status) {
-    case 'applied':
-      return {
-        status: 200,
-        body: { status: 'applied', message: successMessage(change) },
-      };
-    case 'pending':
-      return {
-        status: 202,
-        body: {
-          status: 'processing',
-          message: 'The payment is not confirmed yet: the plan changes as soon as it is.',
-        },
-      };
-    case 'expired':
-      throw new Failure('conflict', CHANGE_EXPIRED_MESSAGE);
-    case 'failed':
-      if (settled?.status === 'succeeded')
-        throw new Failure('conflict', settled.refund_reason ?? CHANGE_EXPIRED_MESSAGE);
-      throw new Failure(
-        'payment_failed',
-        settled?.failure_message ?? change.failure_message ?? 'Payment failed.',
-      );
-  }
-}
-
-/** A hosting partner's downgrade: stored for the cycle's end, applied by the billing job when it closes. */
-async function schedule(
-  deps: PlanChangeDeps,
-  organizationId: string,
-  tier: Tier,
-  audit: AuditContext,
-): Promise<SubscriptionUpdateResponse> {
-  const target = planIdOfTier(tier);
-  const end = await deps.db.transaction().execute(async (trx) => {
-    const subscription = await lockSubscription(trx, organizationId);
-    await recordAudit(trx, audit, {
-      organizationId,
-      action: 'plan.change_scheduled',
-      target: { type: 'subscription', id: organizationId },
-      before: { plan: subscription.plan_id, scheduled_plan: subscription.scheduled_plan_id },
-      after: {
-        scheduled_plan: target,
-        scheduled_at: Math.floor(subscription.current_period_end.getTime() / 1000),
-      },
-      at: deps.clock.now(),
-    });
-    await trx
-      .updateTable('subscriptions')
-      .set({
-        scheduled_plan_id: target,
-        scheduled_usage_billing_enabled: usageBillingEnabledForTier(tier),
-        scheduled_at: subscription.current_period_end,
-      })
-      .where('organization_id', '=', organizationId)
-      .execute();
-    const at = subscription.current_period_end;
-    await enqueueBillingEmail(
-      trx,
-      organizationId,
-      `${organizationId}:${target}:${at.toISOString()}`,
-      {
-        kind: 'plan.scheduled',
-        toPlan: BILLING_PLANS[target].name,
-        at: Math.floor(at.getTime() / 1000),
-      },
-    );
-    return at;
-  });
-  return {
-    status: 'scheduled',
-    pending_payment_intent_secret: null,
-    payment_intent_id: null,
-    message: `The change to the ${BILLING_PLANS[target].name} plan takes effect at the end of the billing cycle, on ${end.toISOString().slice(0, 10)}.`,
-  };
-}
-
-/** DELETE /billing/subscription/scheduled-change */
-export async function cancelScheduledChange(
-  db: Db,
-  organizationId: string,
-  audit: AuditContext,
-  at: Date,
-): Promise<{ message: string }> {
-  await db.transaction().execute(async (trx) => {
-    const subscription = await lockSubscription(trx, organizationId);
-    const scheduled = subscription.scheduled_plan_id;
-    if (!scheduled) throw new Failure('not_found', NO_SCHEDULED_CHANGE_MESSAGE);
-    await trx
-      .updateTable('subscriptions')
-      .set({ scheduled_plan_id: null, scheduled_usage_billing_enabled: null, scheduled_at: null })
-      .where('organization_id', '=', organizationId)
-      .execute();
-    await recordAudit(trx, audit, {
-      organizationId,
-      action: 'plan.scheduled_change_cancelled',
-      target: { type: 'subscription', id: organizationId },
-      before: { scheduled_plan: scheduled },
-      after: { scheduled_plan: null },
-      at,
-    });
-  });
-  return { message: 'The scheduled plan change was cancelled' };
 }
