@@ -5,7 +5,7 @@ import {
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { Failure } from '../../lib/failure.ts';
-import { type ChargeRow } from '../../repositories/charges.ts';
+import type { ChargeRow } from '../../repositories/charges.ts';
 import { resumeCharge, type ChargeProgress } from '../charges/charge-progress.ts';
 import {
   CHANGE_EXPIRED_MESSAGE,

@@ -8,7 +8,7 @@ import type { Db } from '../../db/database.ts';
 import type { PlanChangesTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
 import { Failure, refusalFailure } from '../../lib/failure.ts';
-import { type SubscriptionState } from '../../repositories/subscriptions.ts';
+import type { SubscriptionState } from '../../repositories/subscriptions.ts';
 import type { PaymentDeps } from '../charges/payment-deps.ts';
 import { closesAt } from '../billing/close-grace.ts';
 

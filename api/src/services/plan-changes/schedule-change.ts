@@ -8,7 +8,7 @@ import {
 } from '@meterline/domain';
 import { lockSubscription } from '../../repositories/subscriptions.ts';
 import { recordAudit, type AuditContext } from '../../repositories/record-audit.ts';
-import { type PlanChangeDeps } from './change-rules.ts';
+import type { PlanChangeDeps } from './change-rules.ts';
 
 /** A hosting partner's downgrade: stored for the cycle's end, applied by the billing job when it closes. */
 export async function scheduleChange(
