@@ -1,7 +1,7 @@
 import type { CappedOverage, PlanId } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { CycleUsageRow } from './usage.ts';
+import type { CycleUsageRow } from './usage-readings.ts';
 
 export interface ClosedCycleRecord {
   organizationId: string;

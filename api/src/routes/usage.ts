@@ -13,7 +13,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { requireOrg } from '../plugins/request-context.ts';
-import { dailyUsage, dailyValue } from '../repositories/usage.ts';
+import { dailyUsage, dailyValue } from '../repositories/usage-readings.ts';
 import { findProjectId } from '../repositories/projects.ts';
 import { contentDisposition, csvFileName } from '../services/exports/csv-export.ts';
 import { USAGE_CSV_COLUMNS, usageCsv } from '../services/exports/usage-csv.ts';

@@ -22,7 +22,7 @@ import {
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { getSubscription, subscriptionId } from '../../repositories/subscriptions.ts';
-import { cycleUsage, cycleUsageAt, type CycleUsageRow } from '../../repositories/usage.ts';
+import { cycleUsage, cycleUsageAt, type CycleUsageRow } from '../../repositories/usage-readings.ts';
 import {
   readingsByEventTime,
   spendCapLedgerOf,

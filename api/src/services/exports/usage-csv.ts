@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { isComputeMetric, USAGE_METRIC_DEFINITIONS, type BillingMetric } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { dailyUsage, dailyValue } from '../../repositories/usage.ts';
+import { dailyUsage, dailyValue } from '../../repositories/usage-readings.ts';
 import { csvStream } from './csv-export.ts';
 
 export const USAGE_CSV_COLUMNS = [

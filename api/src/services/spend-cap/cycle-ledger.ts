@@ -8,7 +8,7 @@ import {
   type SpendCapLedger,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { cycleUsageStampedBefore } from '../../repositories/usage.ts';
+import { cycleUsageStampedBefore } from '../../repositories/usage-readings.ts';
 import { usageTotals } from '../usage/usage-rows.ts';
 
 /**

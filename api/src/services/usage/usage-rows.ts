@@ -9,7 +9,7 @@ import {
   type Rational,
 } from '@meterline/domain';
 import { rationalFromDecimal } from '../../db/numeric.ts';
-import type { CycleUsageRow } from '../../repositories/usage.ts';
+import type { CycleUsageRow } from '../../repositories/usage-readings.ts';
 
 // A cycle's usage roll-ups read exactly and added up, as pricing a cycle needs them: at its close, on
 // the upcoming invoice, and again for what reaches a closed cycle late.
