@@ -2,7 +2,7 @@ import { Failure } from '../../lib/failure.ts';
 import { recordChargeIntent, type ChargeRow } from '../../repositories/charges.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
-import { settleCharge } from './refund-charge.ts';
+import { settleCharge } from './settle-charge.ts';
 
 export type ChargeDeps = PaymentDeps;
 

@@ -1,7 +1,7 @@
 import type { ChargeRow } from '../../repositories/charges.ts';
 import { openInvoiceCharges } from '../../repositories/charges.ts';
 import type { PaymentDeps } from './payment-deps.ts';
-import { settleCharge } from './refund-charge.ts';
+import { settleCharge } from './settle-charge.ts';
 
 /**
  * How long the process that calls the provider for a charge holds it as its own: longer than one

@@ -1,25 +1,6 @@
 import type { ChargeRow } from '../../repositories/charges.ts';
 import { notBackingOff } from '../billing/job-failures.ts';
 import type { PaymentDeps } from './payment-deps.ts';
-import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
-import { settleChargeIn } from './settle-charge.ts';
-
-/**
- * Settles a charge (its own transaction), then gives back money that no longer had anything to pay. The
- * refund is a provider call, so it happens after commit; a failure leaves it `pending` on the charge row
- * for the billing job's reconciliation to try again, under the same key, so it is never paid out twice.
- */
-export async function settleCharge(
-  deps: PaymentDeps,
-  chargeId: string,
-  state: PaymentIntentState,
-  at: Date,
-): Promise<ChargeRow> {
-  const settled = await deps.db
-    .transaction()
-    .execute((trx) => settleChargeIn(trx, chargeId, state, at));
-  return refundOwed(deps, settled);
-}
 
 /** The refund a settled charge owes, if any; answers the charge as it then stands. */
 export async function refundOwed(deps: PaymentDeps, charge: ChargeRow): Promise<ChargeRow> {

@@ -9,12 +9,31 @@ import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { chargedCard, recordPaymentFailure } from './audit-payment.ts';
 import { recordAudit, storedAuditContext } from '../../repositories/record-audit.ts';
 import { applyStoredProfileUpdate } from '../payment-methods/profile-update.ts';
+import { refundOwed } from './refund-charge.ts';
+import type { PaymentDeps } from './payment-deps.ts';
 
 /** How long a payment may wait for the customer's 3-D Secure answer before it is abandoned. */
 export const ACTION_TIMEOUT_MS = 60 * 60_000;
 
 export const REFUND_INVOICE_PAID = 'The invoice had already been paid by another payment.';
 export const REFUND_INVOICE_VOID = 'The invoice was forgiven before this payment completed.';
+
+/**
+ * Settles a charge (its own transaction), then gives back money that no longer had anything to pay. The
+ * refund is a provider call, so it happens after commit; a failure leaves it `pending` on the charge row
+ * for the billing job's reconciliation to try again, under the same key, so it is never paid out twice.
+ */
+export async function settleCharge(
+  deps: PaymentDeps,
+  chargeId: string,
+  state: PaymentIntentState,
+  at: Date,
+): Promise<ChargeRow> {
+  const settled = await deps.db
+    .transaction()
+    .execute((trx) => settleChargeIn(trx, chargeId, state, at));
+  return refundOwed(deps, settled);
+}
 
 /**
  * The state machine of a charge, one transition per call, under a row lock:

@@ -1,6 +1,6 @@
 import type { SubscriptionConfirmResponse } from '@meterline/domain';
 import { Failure } from '../../lib/failure.ts';
-import { settleCharge } from '../charges/refund-charge.ts';
+import { settleCharge } from '../charges/settle-charge.ts';
 import {
   CHANGE_EXPIRED_MESSAGE,
   NO_PENDING_CHANGE_MESSAGE,
