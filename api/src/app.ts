@@ -32,7 +32,7 @@ import spendAlertRoutes from './routes/spend-alert.ts';
 import internalRoutes from './routes/internal.ts';
 import invoiceRoutes from './routes/invoices.ts';
 import usageRoutes from './routes/usage.ts';
-import { CycleRowsCache } from './services/billing/cycle-data.ts';
+import { CycleRowsCache } from './services/subscription/cycle-data.ts';
 import type { PaymentGateway } from './adapters/payment-gateway.ts';
 import customerRoutes from './routes/customer.ts';
 import entitlementRoutes from './routes/entitlements.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FEATURES, type Feature } from '@meterline/domain';
 import { productionProblems } from './production-mode.ts';
 import { fromRepoRoot } from './repo-root.ts';
-import { DEFAULT_CLOSE_GRACE_MINUTES } from './services/billing/close-grace.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from './lib/close-grace.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
-import { newId } from '../src/services/billing/ids.ts';
+import { newId } from '../src/lib/ids.ts';
 import { CARDS, FUTURE, addCard, captchaToken, organizationIdOf } from './support/payments.ts';
 import {
   signInEveryone,

@@ -9,7 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFrom } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
-import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/lib/close-grace.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { testDatabases } from './support/server.ts';
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { insertPendingCharge } from '../src/repositories/charges.ts';
-import { newId } from '../src/services/billing/ids.ts';
+import { newId } from '../src/lib/ids.ts';
 import { enforceOverduePayments } from '../src/services/restrictions/restrictions.ts';
 import { HCaptcha } from '../src/adapters/captcha/hcaptcha.ts';
 import { topUpCredits } from '../src/services/credits/top-up.ts';

@@ -3,7 +3,7 @@ import { fixedClock } from '../src/clock.ts';
 import { PROVIDER_UNAVAILABLE_MESSAGE } from '../src/plugins/errors.ts';
 import { insertPendingCharge } from '../src/repositories/charges.ts';
 import { collectInvoice } from '../src/services/invoices/collect-invoice.ts';
-import { newId } from '../src/services/billing/ids.ts';
+import { newId } from '../src/lib/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { PAYMENT_IN_FLIGHT, voidInvoice } from '../src/services/invoices/void-invoice.ts';
 import { handlePaymentEvent } from '../src/services/charges/handle-payment-event.ts';

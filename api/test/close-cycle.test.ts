@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { closeCycle } from '../src/services/invoices/close-cycle.ts';
-import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/lib/close-grace.ts';
 import { collectInvoice } from '../src/services/invoices/collect-invoice.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { addDecliningDefaultCard } from './support/payments.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import type { RunningServer } from '../src/server.ts';
-import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/lib/close-grace.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { handlePaymentEvent } from '../src/services/charges/handle-payment-event.ts';
 import { seedOnce, type FreshWorlds } from './support/fresh-world.ts';

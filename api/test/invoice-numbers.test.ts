@@ -7,7 +7,7 @@ import { fixedClock } from '../src/clock.ts';
 import { migrateToLatest, openDatabase, type Db } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { closeCycle } from '../src/services/invoices/close-cycle.ts';
-import { invoicePrefix } from '../src/services/billing/ids.ts';
+import { invoicePrefix } from '../src/lib/ids.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPendingCharge } from '../src/repositories/charges.ts';
-import { newId } from '../src/services/billing/ids.ts';
+import { newId } from '../src/lib/ids.ts';
 import { fixedClock } from '../src/clock.ts';
 import { reconcileStaleCharges } from '../src/services/charges/reconcile-charges.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
 import { collectInvoice } from '../src/services/invoices/collect-invoice.ts';
-import { newId } from '../src/services/billing/ids.ts';
+import { newId } from '../src/lib/ids.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { FakeStripe, type FakeCardKind } from './support/fake-stripe.ts';
 import { FaultyGateway } from './support/faulty-gateway.ts';

@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.ts';
 import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
-import { newId } from '../src/services/billing/ids.ts';
+import { newId } from '../src/lib/ids.ts';
 import { BuiltinCaptcha } from '../src/adapters/captcha/builtin-captcha.ts';
 import {
   IDEMPOTENCY_KEY_REUSED,

@@ -12,7 +12,7 @@ import {
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
-import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/services/billing/close-grace.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/lib/close-grace.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { renderEmail } from '../src/services/notifications/render-email.tsx';
 import { isForbiddenAddress, webhookUrlProblem } from '../src/services/webhooks/address-check.ts';

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../src/services/billing/ids.ts';
+import { newId } from '../src/lib/ids.ts';
 import { topUpChargeKey } from '../src/services/credits/top-up.ts';
 import { balanceOf } from './support/payments.ts';
 import {

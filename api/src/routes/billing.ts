@@ -12,8 +12,11 @@ import type { Db } from '../db/database.ts';
 import { readTime } from '../plugins/read-cache.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { getSubscription } from '../repositories/subscriptions.ts';
-import { currentUpcomingInvoice, type CycleRowsCache } from '../services/billing/cycle-data.ts';
-import { describeSubscription } from '../services/billing/describe-subscription.ts';
+import {
+  currentUpcomingInvoice,
+  type CycleRowsCache,
+} from '../services/subscription/cycle-data.ts';
+import { describeSubscription } from '../services/subscription/describe-subscription.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const readSubscriptions = {

@@ -12,7 +12,7 @@ import { auditContextOf } from '../plugins/audit-context.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { deleteSpendAlert, getSpendAlert, saveSpendAlert } from '../repositories/spend-alerts.ts';
 import { recordAudit } from '../repositories/record-audit.ts';
-import type { CycleRowsCache } from '../services/billing/cycle-data.ts';
+import type { CycleRowsCache } from '../services/subscription/cycle-data.ts';
 import { checkSpendAlerts } from '../services/spend-alerts/check-spend-alerts.ts';
 import { describeSpendAlert } from '../services/spend-alerts/describe-spend-alert.ts';
 

@@ -17,7 +17,7 @@ import { dailyUsage, dailyValue } from '../repositories/usage-readings.ts';
 import { findProjectId } from '../repositories/projects.ts';
 import { contentDisposition, csvFileName } from '../services/exports/csv-export.ts';
 import { USAGE_CSV_COLUMNS, usageCsv } from '../services/exports/usage-csv.ts';
-import { loadCurrentCycle, type CycleRowsCache } from '../services/billing/cycle-data.ts';
+import { loadCurrentCycle, type CycleRowsCache } from '../services/subscription/cycle-data.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 const readSubscriptions = {

@@ -1,8 +1,8 @@
 import { addMonthsClamped } from '@meterline/domain';
 import type { Db } from '../db/database.ts';
 import { insertPaymentMethod } from '../repositories/payment-methods.ts';
-import { newId } from '../services/billing/ids.ts';
-import { closesAt, DEFAULT_CLOSE_GRACE_MINUTES } from '../services/billing/close-grace.ts';
+import { newId } from '../lib/ids.ts';
+import { closesAt, DEFAULT_CLOSE_GRACE_MINUTES } from '../lib/close-grace.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { OVERDUE_AFTER_DAYS } from '../services/restrictions/restrictions.ts';
 import { OPERATOR_CLI } from '../repositories/record-audit.ts';

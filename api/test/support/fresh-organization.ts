@@ -1,7 +1,7 @@
 import { addMonthsClamped } from '@meterline/domain';
 import type { Db } from '../../src/db/database.ts';
 import { insertPaymentMethod } from '../../src/repositories/payment-methods.ts';
-import { newId } from '../../src/services/billing/ids.ts';
+import { newId } from '../../src/lib/ids.ts';
 import type { PaymentGateway } from '../../src/adapters/payment-gateway.ts';
 import { CARDS } from './payments.ts';
 

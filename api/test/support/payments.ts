@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
 import { insertPaymentMethod } from '../../src/repositories/payment-methods.ts';
-import { newId } from '../../src/services/billing/ids.ts';
+import { newId } from '../../src/lib/ids.ts';
 import type { PaymentGateway } from '../../src/adapters/payment-gateway.ts';
 import type { TestClient, TestResponse } from './server.ts';
 

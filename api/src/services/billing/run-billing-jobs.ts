@@ -8,9 +8,9 @@ import type { PaymentDeps } from '../charges/payment-deps.ts';
 import { reconcileCharge, staleCharges } from '../charges/reconcile-charges.ts';
 import { chargesOwingRefunds, issueRefund } from '../charges/refund-charge.ts';
 import { closeCycle } from '../invoices/close-cycle.ts';
-import { DEFAULT_CLOSE_GRACE_MINUTES } from './close-grace.ts';
+import { DEFAULT_CLOSE_GRACE_MINUTES } from '../../lib/close-grace.ts';
 import { collectInvoice } from '../invoices/collect-invoice.ts';
-import { JobFailures, type JobItemError } from './job-failures.ts';
+import { JobFailures, type JobItemError } from '../../repositories/job-failures.ts';
 import { overdueCandidates, restrictIfOverdue } from '../restrictions/restrictions.ts';
 import {
   observeCurrentUsage,

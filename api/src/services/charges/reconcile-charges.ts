@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ChargeRow } from '../../repositories/charges.ts';
 import { IN_FLIGHT_LEASE_MS, refreshCharge } from './open-charges.ts';
-import { notBackingOff } from '../billing/job-failures.ts';
+import { notBackingOff } from '../../repositories/job-failures.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 /** A charge waiting this long for the customer or the provider has maybe lost its event: ask. */

@@ -1,5 +1,5 @@
 import type { ChargeRow } from '../../repositories/charges.ts';
-import { notBackingOff } from '../billing/job-failures.ts';
+import { notBackingOff } from '../../repositories/job-failures.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 /** The refund a settled charge owes, if any; answers the charge as it then stands. */

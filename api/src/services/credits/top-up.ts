@@ -20,7 +20,7 @@ import {
 import { getCustomerProfile } from '../../repositories/customers.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
 import type { AuditContext } from '../../repositories/record-audit.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import type { Captcha } from '../../adapters/captcha/captcha.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../charges/charge-progress.ts';
 import type { PaymentDeps } from '../charges/payment-deps.ts';

@@ -12,7 +12,7 @@ import { declinedByCard } from '../charges/card-answers.ts';
 import type { PaymentDeps } from '../charges/payment-deps.ts';
 import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { settleChargeIn } from '../charges/settle-charge.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 
 /** The default card's charge of an automatic attempt, and how it ended. */
 export interface FirstCharge {

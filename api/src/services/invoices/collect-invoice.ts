@@ -14,7 +14,7 @@ import type { PaymentIntentState } from '../../adapters/payment-gateway.ts';
 import { refundOwed } from '../charges/refund-charge.ts';
 import { settleChargeIn } from '../charges/settle-charge.ts';
 import { chargeBackupCard, type BackupAttempt } from './charge-backup-card.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 
 /** Automatic retries after a failed charge: days after finalization. */
 export const RETRY_DAYS = [3, 5, 7] as const;

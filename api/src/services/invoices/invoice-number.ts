@@ -5,7 +5,7 @@ import {
   nextInvoicePrefixAllocation,
   storedInvoicePrefix,
 } from '../../repositories/invoices.ts';
-import { invoiceNumber, invoicePrefix } from '../billing/ids.ts';
+import { invoiceNumber, invoicePrefix } from '../../lib/ids.ts';
 
 /**
  * The number and per-organization sequence of the organization's next invoice. The caller holds the

@@ -15,7 +15,7 @@ import {
 import { lockInvoice } from '../../repositories/invoices.ts';
 import { findPaymentMethod } from '../../repositories/payment-methods.ts';
 import type { AuditContext } from '../../repositories/record-audit.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import { chargeAndSettle, resumeCharge, type ChargeProgress } from '../charges/charge-progress.ts';
 import { settleOpenInvoiceCharges } from '../charges/open-charges.ts';
 import type { PaymentDeps } from '../charges/payment-deps.ts';

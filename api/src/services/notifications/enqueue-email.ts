@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import type { EmailPayload } from '../../db/email-payload.ts';
 
 /** An event's facts; the organization's name and slug are read with its recipients. */

@@ -23,7 +23,7 @@ import {
   storedAuditContext,
   type AuditContext,
 } from '../../repositories/record-audit.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import type { Captcha } from '../../adapters/captcha/captcha.ts';
 import type { PaymentGateway, SetupIntentState } from '../../adapters/payment-gateway.ts';
 

@@ -25,7 +25,7 @@ import { canonicalJson, profileUpdateOf } from '../credits/top-up.ts';
 import { chargeAndSettle } from '../charges/charge-progress.ts';
 import { refreshCharge } from '../charges/open-charges.ts';
 import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/payment-methods.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
 import { auditContextJson, type AuditContext } from '../../repositories/record-audit.ts';
 import {

@@ -10,7 +10,7 @@ import type { Selectable } from 'kysely';
 import { Failure, refusalFailure } from '../../lib/failure.ts';
 import type { SubscriptionState } from '../../repositories/subscriptions.ts';
 import type { PaymentDeps } from '../charges/payment-deps.ts';
-import { closesAt } from '../billing/close-grace.ts';
+import { closesAt } from '../../lib/close-grace.ts';
 
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used for a different subscription change';

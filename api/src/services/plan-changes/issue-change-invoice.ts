@@ -3,8 +3,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PlanChangesTable } from '../../db/schema.ts';
 import { insertInvoice } from '../../repositories/invoices.ts';
-import { billingIdentity } from '../billing/billing-identity.ts';
-import { newId } from '../billing/ids.ts';
+import { billingIdentity } from '../../repositories/billing-identity.ts';
+import { newId } from '../../lib/ids.ts';
 import { nextInvoiceNumber } from '../invoices/invoice-number.ts';
 
 /**

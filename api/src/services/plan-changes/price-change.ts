@@ -29,8 +29,8 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { BilledUsageRow } from '../../repositories/closed-cycles.ts';
 import type { SubscriptionState } from '../../repositories/subscriptions.ts';
-import { describeSubscription } from '../billing/describe-subscription.ts';
-import { cycleInvoiceOf, loadCycleData } from '../billing/cycle-data.ts';
+import { describeSubscription } from '../subscription/describe-subscription.ts';
+import { cycleInvoiceOf, loadCycleData } from '../subscription/cycle-data.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 

@@ -8,7 +8,7 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { getSubscription } from '../../repositories/subscriptions.ts';
-import { loadCycleData, type CycleData } from '../billing/cycle-data.ts';
+import { loadCycleData, type CycleData } from '../subscription/cycle-data.ts';
 import { lockOrganization, observeRestriction } from './restrictions.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);

@@ -7,8 +7,8 @@ import {
 } from '../../repositories/spend-alerts.ts';
 import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { enqueueWebhookEvent } from '../webhooks/enqueue-webhook.ts';
-import { CycleRowsCache, currentUpcomingInvoice } from '../billing/cycle-data.ts';
-import { newId } from '../billing/ids.ts';
+import { CycleRowsCache, currentUpcomingInvoice } from '../subscription/cycle-data.ts';
+import { newId } from '../../lib/ids.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 

@@ -6,7 +6,7 @@ import {
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import { getSpendAlert, sentSpendAlerts } from '../../repositories/spend-alerts.ts';
-import { currentUpcomingInvoice, type CycleRowsCache } from '../billing/cycle-data.ts';
+import { currentUpcomingInvoice, type CycleRowsCache } from '../subscription/cycle-data.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 

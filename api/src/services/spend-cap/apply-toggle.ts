@@ -9,7 +9,7 @@ import type { Db } from '../../db/database.ts';
 import type { PlanChangesTable } from '../../db/schema.ts';
 import { makeDefaultPaymentMethod } from '../../repositories/payment-methods.ts';
 import { lockSubscription, type SubscriptionState } from '../../repositories/subscriptions.ts';
-import { loadCycleData } from '../billing/cycle-data.ts';
+import { loadCycleData } from '../subscription/cycle-data.ts';
 import { issueChangeInvoice } from '../plan-changes/issue-change-invoice.ts';
 import { applyStoredProfileUpdate } from '../payment-methods/profile-update.ts';
 import { lockOrganization, observeRestriction } from '../restrictions/restrictions.ts';

@@ -7,7 +7,7 @@ import {
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import type { SubscriptionState } from '../../repositories/subscriptions.ts';
-import { loadCycleData } from '../billing/cycle-data.ts';
+import { loadCycleData } from '../subscription/cycle-data.ts';
 import type { FrozenChange } from '../plan-changes/price-change.ts';
 
 /**

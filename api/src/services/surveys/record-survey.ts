@@ -12,7 +12,7 @@ import {
   insertSurveyResponse,
   type NewSurveyResponse,
 } from '../../repositories/survey-responses.ts';
-import { newId } from '../billing/ids.ts';
+import { newId } from '../../lib/ids.ts';
 
 export const PROJECT_NOT_FOUND = 'Project not found';
 

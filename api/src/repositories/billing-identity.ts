@@ -1,5 +1,5 @@
-import type { Db } from '../../db/database.ts';
-import { getCustomerProfile, getTaxId } from '../../repositories/customers.ts';
+import type { Db } from '../db/database.ts';
+import { getCustomerProfile, getTaxId } from './customers.ts';
 
 /** Who the invoice is addressed to, as it stands at finalization; later changes do not touch it. */
 export async function billingIdentity(db: Db, organizationId: string) {

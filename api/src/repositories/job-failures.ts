@@ -1,6 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 /** The first retry of a failed item waits this long; each further failure doubles it, up to the cap. */
 export const FIRST_BACKOFF_MS = 60_000;
