@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { payLinkKey, payLinkSecret } from '../api/src/services/invoices/pay-links.ts';
+import { payLinkKey, payLinkSecret } from '../api/src/repositories/pay-links.ts';
 import { dollars, shot, useHarness, waitForNotFound } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 import { fillCard, TEST_CARDS } from './support/payments.ts';

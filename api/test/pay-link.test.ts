@@ -6,7 +6,7 @@ import {
 } from '@meterline/domain';
 import { describe, expect, it } from 'vitest';
 import { renderEmail } from '../src/services/notifications/render-email.tsx';
-import { payLinkKey, payLinkSecret } from '../src/services/invoices/pay-links.ts';
+import { payLinkKey, payLinkSecret } from '../src/repositories/pay-links.ts';
 import {
   CARDS,
   answerChallenge,

@@ -9,7 +9,7 @@ import type { Db } from '../db/database.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { getOutboxEmail, listOutbox } from '../repositories/email-outbox.ts';
 import { renderEmail } from '../services/notifications/render-email.tsx';
-import { payLinkSecret } from '../services/invoices/pay-links.ts';
+import { payLinkSecret } from '../repositories/pay-links.ts';
 
 // The mailbox page (product decisions §12): in development, every billing message the built-in outbox
 // holds, listed and shown as HTML and as text. Not registered in production mode.

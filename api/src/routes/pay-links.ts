@@ -15,7 +15,7 @@ import { HttpError } from '../plugins/errors.ts';
 import { perUserRateLimit } from '../plugins/rate-limits.ts';
 import { findInvoice, findInvoiceWithOrganization } from '../repositories/invoices.ts';
 import { payInvoice, type PayInvoiceDeps } from '../services/invoices/pay-invoice.ts';
-import { payLinkMatches, payLinkSecret } from '../services/invoices/pay-links.ts';
+import { payLinkMatches, payLinkSecret } from '../repositories/pay-links.ts';
 
 /**
  * The invoice's signed payment link (issue 13, item 5), the Pay Now link of the billing emails: whoever

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { BackgroundLoop } from '../background-loop.ts';
 import type { EmailTransport } from '../../adapters/email-transport.ts';
-import { payLinkSecret } from '../invoices/pay-links.ts';
+import { payLinkSecret } from '../../repositories/pay-links.ts';
 import { renderEmail } from './render-email.tsx';
 
 /** A claimed row is this worker's for this long; a row whose lease ran out is claimed again. */

@@ -1,5 +1,5 @@
 import { render } from '@react-email/render';
-import { signedPayLinkPath } from '../invoices/pay-links.ts';
+import { signedPayLinkPath } from '../../repositories/pay-links.ts';
 import type { EmailPayload } from '../../db/email-payload.ts';
 import {
   cardExpiringMessage,

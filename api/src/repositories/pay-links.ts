@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { payLinkPath } from '@meterline/domain';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../db/database.ts';
 
 const SECRET_KEY = 'pay_link_secret';
 
