@@ -117,7 +117,7 @@ export default fp(
 
     /**
      * A request with `Authorization: Bearer`: the token is looked up, counted and its use recorded in one
-     * statement (services/auth/access-tokens), then held to its organization and its scope. An unknown,
+     * statement (repositories/access-tokens), then held to its organization and its scope. An unknown,
      * expired or revoked token is 401; another organization's slug is 404, as for a stranger; anything
      * its scope does not read (every write, the tokens, webhooks and records) is 403.
      */
