@@ -21,7 +21,6 @@ import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from 
 import { logFormat, logOptions, requestLogging, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
-import { ReadCache, readCachePlugin } from './plugins/read-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
 import securityHeaders from './plugins/security-headers.ts';
@@ -72,8 +71,6 @@ export interface AppDeps {
   db: Db;
   /** A store this process alone writes announces access changes, which lets the access guard keep its answers. */
   onAccessChange: DatabaseHandle['onAccessChange'];
-  /** The same for writes to an organization's billing data, which lets finished reads be kept. */
-  onOrganizationChange?: DatabaseHandle['onOrganizationChange'];
   clock: Clock;
   gateway: PaymentGateway;
   /** The built-in simulator behind `gateway` (which may wrap it), when it is the provider. */
@@ -91,7 +88,6 @@ export async function buildApp({
   config,
   db,
   onAccessChange,
-  onOrganizationChange,
   clock,
   gateway,
   simulator: builtinSimulator,
@@ -151,11 +147,6 @@ export async function buildApp({
     cache: accessCache,
   });
   await app.register(csrf, { config });
-  const readCache = onOrganizationChange && config.READ_CACHE === 'on' ? new ReadCache() : null;
-  if (onOrganizationChange && readCache) {
-    await onOrganizationChange((organizationId) => readCache.changed(organizationId));
-  }
-  await app.register(readCachePlugin, { cache: readCache, clock });
 
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {

@@ -150,8 +150,6 @@ const envSchema = z.object({
   /** auto (the default) seeds an empty store; always resets the demo organizations at every start. */
   SEED_DEMO: z.enum(['auto', 'always', 'never']).optional(),
   BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
-  /** Keep the billing page's finished reads between writes (embedded database only; plugins/read-cache). */
-  READ_CACHE: z.enum(['on', 'off']).default('on'),
   /** How long after its end a cycle waits for late usage before it closes (at most a week). */
   BILLING_CLOSE_GRACE_MINUTES: z.coerce
     .number()

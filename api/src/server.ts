@@ -81,7 +81,6 @@ export async function prepare(options: StartOptions): Promise<{
       config,
       db: database.db,
       onAccessChange: database.onAccessChange,
-      onOrganizationChange: database.onOrganizationChange,
       clock,
       gateway,
       simulator: built instanceof PaymentSimulator ? built : null,
