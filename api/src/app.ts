@@ -8,7 +8,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransformObject,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -23,6 +22,7 @@ import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
+import { responseSerializer } from './plugins/response-serializer.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
 import authRoutes from './routes/auth.ts';
@@ -109,7 +109,7 @@ export async function buildApp({
   const webhookSignal = new WebhookSignal();
   app.decorate('webhookSignal', webhookSignal);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer);
 
   await app.register(errors);
   const webDist = config.WEB_DIST;
