@@ -69,6 +69,59 @@ describe('sections and anchors', () => {
   });
 });
 
+describe('the first load', () => {
+  // Records, in the page, when each API read was asked for and when its answer came back.
+  const RECORD_READS = `
+    window.__reads = [];
+    const fetchOriginal = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const read = { path: new URL(url, location.href).pathname, asked: performance.now(), answered: null };
+      window.__reads.push(read);
+      const answer = fetchOriginal(input, init);
+      answer.then(() => { read.answered = performance.now(); }, () => { read.answered = performance.now(); });
+      return answer;
+    };
+  `;
+
+  test('asks for every read of the billing page before any answer is back, and for none twice', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    await page.addInitScript(RECORD_READS);
+    await gotoBilling(page, 'acme-pro');
+    for (const anchor of ALL_SECTIONS) await billingSection(page, anchor).waitFor();
+    await eventually(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+    const reads = await page.evaluate(
+      () =>
+        (window as unknown as { __reads: { path: string; asked: number; answered: number }[] })
+          .__reads,
+    );
+    const api = reads.filter((read) => read.path.startsWith('/platform/'));
+    const paths = api.map((read) => read.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/platform/profile',
+        '/platform/organizations',
+        '/platform/organizations/acme-pro',
+        '/platform/organizations/acme-pro/billing/subscription',
+        '/platform/organizations/acme-pro/billing/invoices/upcoming',
+        '/platform/organizations/acme-pro/billing/invoices',
+        '/platform/organizations/acme-pro/payments',
+      ]),
+    );
+    // Each read is asked for once (the count and the first page share a path: HEAD and GET).
+    const counted = new Map<string, number>();
+    for (const path of paths) counted.set(path, (counted.get(path) ?? 0) + 1);
+    for (const [path, times] of counted) {
+      expect(times, path).toBe(
+        path === '/platform/organizations/acme-pro/billing/invoices' ? 2 : 1,
+      );
+    }
+    // No read waited for another's answer: every one was asked for before the first answer came back.
+    const firstAnswer = Math.min(...api.map((read) => read.answered));
+    for (const read of api) expect(read.asked, read.path).toBeLessThan(firstAnswer);
+  });
+});
+
 describe('no-permission notices by role', () => {
   const READ_NOTICE = new RegExp(
     `^${NEED_PERMISSIONS} (view|update this organization's cost control)`,
