@@ -122,6 +122,22 @@ describe('the first load', () => {
   });
 });
 
+describe('the plan’s panels', () => {
+  test('load when the pointer reaches the subscription section, not with the page', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await gotoBilling(page, 'acme-pro');
+    await billingSection(page, 'address').waitFor();
+    const panels = () => scripts.filter((path) => /\/(plan-panel|spend-cap-panel)-/.test(path));
+    expect(panels()).toEqual([]);
+    await billingSection(page, 'subscription').getByRole('heading', { level: 2 }).hover();
+    await eventually(() => panels().length).toBe(2);
+  });
+});
+
 describe('no-permission notices by role', () => {
   const READ_NOTICE = new RegExp(
     `^${NEED_PERMISSIONS} (view|update this organization's cost control)`,
