@@ -22,6 +22,7 @@ import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
+import { BillingJobHeartbeat, healthPlugin } from './plugins/health.ts';
 import { responseSerializer } from './plugins/response-serializer.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
@@ -61,6 +62,7 @@ import { WebhookSignal } from './services/webhooks/delivery-worker.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     webhookSignal: WebhookSignal;
+    billingJobHeartbeat: BillingJobHeartbeat;
   }
 }
 import { createCaptcha } from './services/captcha/create-captcha.ts';
@@ -80,6 +82,12 @@ export interface AppDeps {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+/** A client has this long to send a whole request (headers and body): a trickling socket is closed. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** ... and this long for its headers. */
+const HEADERS_TIMEOUT_MS = 15_000;
+/** An idle kept-alive connection is closed after this (above the 60 s of common load balancers). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** How long the access guard keeps a session's answer (embedded database only). */
 const ACCESS_CACHE_MS = 10_000;
@@ -102,12 +110,28 @@ export async function buildApp({
     logController: requestLogging(format),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
   // The webhook worker (started beside the server) listens for what routes queue.
   const webhookSignal = new WebhookSignal();
   app.decorate('webhookSignal', webhookSignal);
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // Stopping: a request already in flight is answered, then its connection closes (kept alive, it would
+  // hold the stop until the keep-alive timeout). Requests that arrive meanwhile get Fastify's 503.
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
+  // What the readiness probe says of this process's billing job (the scheduler beats it).
+  const heartbeat = new BillingJobHeartbeat(config.BILLING_JOB_INTERVAL_SECONDS);
+  app.decorate('billingJobHeartbeat', heartbeat);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer);
 
@@ -148,6 +172,7 @@ export async function buildApp({
   });
   await app.register(csrf, { config });
 
+  await app.register(healthPlugin, { db, clock, heartbeat });
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {
     db,
@@ -226,6 +251,9 @@ export async function buildApp({
   return app;
 }
 
+/** Paths probes commonly ask; ours are /platform/health and /platform/ready. */
+const PROBE_PATHS = new Set(['/health', '/healthz', '/livez', '/ready', '/readyz', '/metrics']);
+
 /** The web app is served from the same origin; any non-API path falls back to its index.html. */
 async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(join(webDist, 'index.html'));
@@ -238,7 +266,9 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const isApi = path.startsWith('/platform') || path.startsWith('/internal');
+    // The usual probe paths are not the app's page either: a probe must never pass on HTML.
+    const isApi =
+      path.startsWith('/platform') || path.startsWith('/internal') || PROBE_PATHS.has(path);
     // A missing file is a 404, not the app's page: a stale asset must not come back as HTML.
     const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path);
     if (isApi || isFile || request.method !== 'GET') {
