@@ -23,7 +23,7 @@ import { PaymentsProvider } from '../payments-provider';
 import { CheckboxField } from '../ui/checkbox-field';
 import { Dialog, DialogBody, DialogFooter, useFocusFirstField } from '../ui/dialog';
 import {
-  addCardFormSchema,
+  addCardFormSchemaFor,
   billingValuesToApply,
   type AddCardFormValues,
 } from './add-card-form-schema';
@@ -172,7 +172,7 @@ function AddCardForm({
     [billing, offerBilling],
   );
   const form = useForm<AddCardFormValues>({
-    resolver: zodResolver(addCardFormSchema),
+    resolver: zodResolver(addCardFormSchemaFor(loaded)),
     defaultValues: {
       setAsDefault: true,
       updateBilling: offerBilling,
