@@ -1,5 +1,10 @@
 import { useId } from 'react';
-import { cardBrandName, formatCents, formatPeriod, type SpendCapPreview } from '@meterline/domain';
+import {
+  cardBrandName,
+  formatCents,
+  formatInvoiceDate,
+  type SpendCapPreview,
+} from '@meterline/domain';
 import { ErrorState } from '../../components/error-state';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 
@@ -60,9 +65,9 @@ export function SpendCapCharge({
             {preview.lines.map((line) => (
               <tr key={line.description}>
                 <th scope="row" className="py-1.5 pr-3 text-left font-normal">
-                  <span className="block">{line.description}</span>
+                  <span className="block">{line.description}</span>{' '}
                   <span className="block text-xs text-muted-foreground">
-                    {formatPeriod(line.period_start, line.period_end)}
+                    {`${formatInvoiceDate(line.period_start)} – ${formatInvoiceDate(line.period_end)}`}
                   </span>
                 </th>
                 <td className="py-1.5 text-right align-top whitespace-nowrap tabular-nums">
