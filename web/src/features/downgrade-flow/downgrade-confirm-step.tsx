@@ -89,9 +89,9 @@ export function DowngradeConsequences({
         </section>
       ) : null}
 
-      {scheduled ? null : <DowngradeCharge preview={preview} />}
-
       {scheduled ? null : <CycleRestart preview={preview} targetPlan={targetPlan} />}
+
+      {scheduled ? null : <DowngradeCharge preview={preview} />}
 
       {restarts ? (
         <Notice tone="warning" title="Projects restart on the free instance">

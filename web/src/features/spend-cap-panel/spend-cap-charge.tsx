@@ -1,17 +1,12 @@
 import { useId } from 'react';
-import {
-  cardBrandName,
-  formatCents,
-  formatInvoiceDate,
-  type SpendCapPreview,
-} from '@meterline/domain';
+import { cardBrandName, formatCents, type SpendCapPreview } from '@meterline/domain';
 import { ErrorState } from '../../components/error-state';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 
 /**
  * What confirming the draft charges now and to which card (issue 26, item 2), from the preview the
  * toggle is charged by: the invoice turning the cap on issues (the overage accrued while it was off,
- * line by line with its period), the credit it uses, the charge and the card; or that nothing is
+ * line by line, each naming its period), the credit it uses, the charge and the card; or that nothing is
  * charged now.
  */
 export function SpendCapCharge({
@@ -65,10 +60,7 @@ export function SpendCapCharge({
             {preview.lines.map((line) => (
               <tr key={line.description}>
                 <th scope="row" className="py-1.5 pr-3 text-left font-normal">
-                  <span className="block">{line.description}</span>{' '}
-                  <span className="block text-xs text-muted-foreground">
-                    {`${formatInvoiceDate(line.period_start)} – ${formatInvoiceDate(line.period_end)}`}
-                  </span>
+                  {line.description}
                 </th>
                 <td className="py-1.5 text-right align-top whitespace-nowrap tabular-nums">
                   {formatCents(line.total_price)}

@@ -173,6 +173,7 @@ function UpgradeSteps({
           onCancel={() => (cards.length === 0 ? props.onClose() : setAddingCard(false))}
           aside={
             <UpgradeSummary
+              narrow
               target={props.target}
               preview={preview.data}
               error={preview.isError ? preview.error : null}

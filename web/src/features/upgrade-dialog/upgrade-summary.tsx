@@ -16,7 +16,10 @@ export function UpgradeSummary({
   preview,
   error,
   onRetry,
+  narrow = false,
 }: {
+  /** Beside a form: the features in one column. */
+  narrow?: boolean;
   target: PlanId;
   preview: SubscriptionPreview | undefined;
   error: unknown;
@@ -54,7 +57,7 @@ export function UpgradeSummary({
         <h3 id="upgrade-features-heading" className="text-sm font-semibold">
           {`What the ${card.name} plan adds`}
         </h3>
-        <ul className="grid gap-1.5 sm:grid-cols-2">
+        <ul className={narrow ? 'grid gap-1.5' : 'grid gap-1.5 sm:grid-cols-2'}>
           {card.features.map((feature) => (
             <li key={featureText(feature)} className="flex gap-2">
               <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-success" />
