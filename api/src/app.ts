@@ -47,6 +47,7 @@ import taxIdRoutes from './routes/tax-ids.ts';
 import captchaRoutes from './routes/captcha.ts';
 import mailboxRoutes from './routes/mailbox.tsx';
 import subscriptionChangeRoutes from './routes/subscription-changes.ts';
+import spendCapPreviewRoutes from './routes/spend-cap-preview.ts';
 import { membersAtFreeProjectLimit } from './services/billing/members-at-free-project-limit.ts';
 import creditRoutes from './routes/credits.ts';
 import invoicePaymentRoutes from './routes/invoice-payments.ts';
@@ -216,17 +217,19 @@ export async function buildApp({
   await app.register(creditRoutes, { db, gateway, clock, captcha });
   await app.register(invoicePaymentRoutes, { db, gateway, clock });
   await app.register(payLinkRoutes, { db, gateway, clock });
-  await app.register(subscriptionChangeRoutes, {
+  const planChangeDeps = {
     db,
     gateway,
     clock,
     projectUpdatesDisabled: config.DISABLE_PROJECT_CREATION_AND_UPDATES,
     closeGraceMinutes: config.BILLING_CLOSE_GRACE_MINUTES,
-    membersAtFreeLimit: async (db, organizationId) =>
+    membersAtFreeLimit: async (db: Db, organizationId: string) =>
       (await membersAtFreeProjectLimit(db, organizationId)).map(
         (member) => member.username || member.primary_email,
       ),
-  });
+  };
+  await app.register(subscriptionChangeRoutes, planChangeDeps);
+  await app.register(spendCapPreviewRoutes, planChangeDeps);
   await app.register(accessTokenRoutes, { db, clock });
   await app.register(auditLogRoutes, { db, clock });
   await app.register(webhookEndpointRoutes, {

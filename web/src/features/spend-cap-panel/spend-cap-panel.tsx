@@ -23,9 +23,12 @@ import { Sheet } from '../../components/ui/sheet';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { useSubscriptionQuery } from '../../data/subscription-query';
 import { useSubscriptionUpdateMutation } from '../../data/subscription-update-mutation';
+import { isStalePreviewError } from '../../data/subscription-preview-query';
+import { useSpendCapPreviewQuery } from '../../data/spend-cap-preview-query';
 import { cn } from '../../lib/cn';
 import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';
 import { PaymentsProvider, usePaymentPort } from '../../payments/payments-provider';
+import { SpendCapCharge } from './spend-cap-charge';
 
 export const SPEND_CAP_PANEL_TITLE = 'Spend cap';
 
@@ -155,15 +158,24 @@ function SpendCapForm({
     projectUpdatesDisabled,
     canUpdateSubscription: hasPermission(role, 'billing_write:subscriptions'),
   };
-  const block = spendCapConfirmBlocker(context, draft, change.isPending);
+  const rawBlock = spendCapConfirmBlocker(context, draft, change.isPending);
   const isFree = subscription.plan.id === 'free';
+  // What the toggle charges now, priced as it is charged: asked once the draft differs and the toggle
+  // may go ahead, and sent back with it so that what is shown is what is charged.
+  const preview = useSpendCapPreviewQuery(organization.slug, draft, {
+    enabled: rawBlock === null,
+    refresh: !change.isPending,
+  });
+  const block = rawBlock ?? (preview.data ? null : ({ reason: 'loading', message: null } as const));
 
   const confirm = async () => {
-    const tier = draft ? 'tier_pro' : 'tier_payg';
-    const idempotencyKey = idempotency.keyFor({ tier });
+    const priced = preview.data;
+    if (!priced) return;
+    const tier = priced.tier;
+    const idempotencyKey = idempotency.keyFor({ tier, proration_date: priced.proration_date });
     try {
       await change.mutateAsync({
-        body: { tier },
+        body: { tier, proration_date: priced.proration_date },
         idempotencyKey,
         confirmPayment: (secret) =>
           portState.status === 'ready'
@@ -176,6 +188,8 @@ function SpendCapForm({
       onDone();
     } catch (error) {
       if (!isOutcomeUnknown(error)) idempotency.settle();
+      // A price the server no longer honours: show the new one before anything is charged.
+      if (isStalePreviewError(error)) void preview.refetch();
       const message =
         error instanceof Error && error.message ? error.message : 'Something went wrong.';
       toast.error(spendCapToggleFailedMessage(message), {
@@ -266,6 +280,14 @@ function SpendCapForm({
         once for the usage beyond the quota so far this cycle, charged to your default card; turning
         it off bills only the usage beyond the quota from then on, with the cycle&apos;s invoice.
       </p>
+
+      {rawBlock === null ? (
+        <SpendCapCharge
+          preview={preview.data}
+          error={preview.isError ? preview.error : null}
+          onRetry={() => void preview.refetch()}
+        />
+      ) : null}
 
       {confirmingPayment ? (
         <p role="status" className="text-sm text-muted-foreground">

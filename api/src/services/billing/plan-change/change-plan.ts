@@ -50,14 +50,9 @@ import { closesAt } from '../close-grace.ts';
 import { newId } from '../ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
 import { auditContextJson, recordAudit, type AuditContext } from '../../audit/record-audit.ts';
-import {
-  priceChange,
-  pricedAgainst,
-  type FrozenChange,
-  type PricedChange,
-} from './price-change.ts';
+import { priceChange, pricedAgainst, type FrozenChange } from './price-change.ts';
 import { findQuote, saveQuote } from './quotes.ts';
-import { priceSpendCapToggle } from '../spend-cap/price-toggle.ts';
+import { quotedOrPricedToggle } from '../spend-cap/quoted-toggle.ts';
 
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used for a different subscription change';
@@ -85,7 +80,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
  * decision 005): nothing can be priced against it any more, and the next cycle does not exist yet. A
  * change then is refused with 409 and when to try again (product-decisions §15), never a 5xx.
  */
-function refuseWhileCycleCloses(
+export function refuseWhileCycleCloses(
   deps: PlanChangeDeps,
   subscription: SubscriptionState,
   now: Date,
@@ -96,7 +91,7 @@ function refuseWhileCycleCloses(
   throw new HttpError(409, cycleClosingMessage(seconds(end), seconds(closes), seconds(now)));
 }
 
-async function spendCapRefusalFor(
+export async function spendCapRefusalFor(
   deps: PlanChangeDeps,
   organizationId: string,
   subscription: SubscriptionState,
@@ -212,9 +207,10 @@ export async function changePlan(
     }
   }
 
-  // A toggle of the spend cap happens now: it has no preview to honour, and a moment in the past would
-  // rewrite the cap's history (and what it billed).
-  const at = toggle ? now : (body.proration_date ?? now);
+  // A toggle sent back with its preview's proration date is charged what that preview showed (the
+  // toggle itself is recorded when applied: the close bills usage in between, once); without one,
+  // it is priced now.
+  const at = body.proration_date ?? now;
   if (
     at > now ||
     now - at > PRORATION_DATE_MAX_AGE_SECONDS ||
@@ -239,7 +235,15 @@ export async function changePlan(
   const profileUpdate = await profileUpdateOf(db, organizationId, body);
   await settleExpiredChange(deps, organizationId);
   const priced: FrozenChange = toggle
-    ? await priceSpendCapToggle(db, organizationId, subscription, toggle.capOn, at)
+    ? await quotedOrPricedToggle(
+        db,
+        organizationId,
+        input.userId,
+        subscription,
+        body,
+        toggle.capOn,
+        at,
+      )
     : await quotedOrPriced(deps, organizationId, input.userId, subscription, body, at);
 
   const claimed = await db.transaction().execute(async (trx) => {
@@ -329,12 +333,12 @@ async function quotedOrPriced(
   subscription: SubscriptionState,
   body: SubscriptionUpdateBody,
   at: number,
-): Promise<PricedChange> {
+): Promise<FrozenChange> {
   if (body.proration_date === undefined) {
     return priceChange(deps.db, organizationId, subscription, body.tier, at);
   }
   const quote = await findQuote(deps.db, organizationId, userId, body.tier, at);
-  if (!quote || !pricedAgainst(quote, subscription)) {
+  if (!quote || quote.kind !== 'plan' || !pricedAgainst(quote, subscription)) {
     throw new HttpError(409, SUBSCRIPTION_MOVED_MESSAGE);
   }
   return quote;

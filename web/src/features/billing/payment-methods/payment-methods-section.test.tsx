@@ -328,6 +328,34 @@ describe('Payment methods section', () => {
       expect(after.data.find((method) => method.card.last4 === '3155')?.is_default).toBe(false);
     });
 
+    it('limits-co, with no address on file: saves the card without asking for one, and checks a name that was typed', async () => {
+      const { user, region } = renderSection({ organization: recorded.organization.limitsCo });
+      await user.click(await within(region()).findByRole('button', { name: 'Add new card' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add new card' });
+      const name = await within(dialog).findByRole('textbox', { name: 'Name' });
+      expect(name).toHaveValue('');
+      expect(
+        within(dialog).getByRole('checkbox', { name: 'Update billing address and tax ID' }),
+      ).toBeChecked();
+      await typeCard(user, dialog, '4242424242424242');
+      // A name that was typed is a change: it is checked by the address form's rules.
+      await user.type(name, 'A');
+      await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(
+        await within(dialog).findByText('Name must be at least 3 letters long'),
+      ).toBeInTheDocument();
+      expect(transport().writes()).toEqual([]);
+      // Left empty, as loaded: no change, nothing to check (spec §4, "if changed").
+      await user.clear(name);
+      await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(await screen.findByText(ADDED, {}, { timeout: 10_000 })).toBeInTheDocument();
+      const writes = transport()
+        .writes()
+        .map(({ method, path }) => `${method} ${path}`);
+      expect(writes).toContain('POST /platform/organizations/limits-co/payments/attach');
+      expect(writes.filter((write) => /\/customer|\/tax-ids/.test(write))).toEqual([]);
+    });
+
     it('applies a changed address, and only the address', async () => {
       const { user, region } = renderSection();
       await within(region()).findByRole('list', { name: 'Cards' });
