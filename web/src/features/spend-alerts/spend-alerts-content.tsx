@@ -1,4 +1,4 @@
-import { formatCents, formatInvoiceDate, type SpendAlertState } from '@meterline/domain';
+import { formatCents, formatPeriod, type SpendAlertState } from '@meterline/domain';
 import { ErrorState } from '../../components/error-state';
 import { useSpendAlertQuery } from '../../data/spend-alert-query';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
@@ -8,7 +8,7 @@ import { SpendAlertsForm } from './spend-alerts-form';
 /** This cycle's spend against the budget: the figures, and a bar that reads without colour alone. */
 function SpendSummary({ state }: { state: SpendAlertState }) {
   // As the upcoming invoice's cycle bar writes it.
-  const cycle = `${formatInvoiceDate(state.cycle_start)} – ${formatInvoiceDate(state.cycle_end)}`;
+  const cycle = formatPeriod(state.cycle_start, state.cycle_end);
   if (state.budget === null) {
     return (
       <p className="text-sm text-muted-foreground">
