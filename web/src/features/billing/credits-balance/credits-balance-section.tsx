@@ -31,12 +31,13 @@ export function CreditsBalanceSection({ organization, role }: BillingSectionProp
 }
 
 /** What the balance means, in plain words: positive is credit owed to the customer. */
-function balanceExplanation(balance: number): string {
+function balanceExplanation(balance: number, partner: boolean): string {
   if (balance > 0) {
     return `${formatCents(balance)} of credit will be applied to the next invoices before any payment method is charged.`;
   }
   if (balance < 0) return `${formatCents(-balance)} is owed and will be added to the next invoice.`;
-  return 'No credit yet. A top-up prepays future invoices.';
+  // Billed via a partner, there is no Top Up here to promise.
+  return partner ? 'No credit yet.' : 'No credit yet. A top-up prepays future invoices.';
 }
 
 function CreditBalance({
@@ -79,7 +80,7 @@ function CreditBalance({
           <dl className="min-w-0">
             <dt className="text-xs font-medium text-muted-foreground">Balance</dt>
             <dd className="text-2xl font-semibold tracking-tight tabular-nums">{shown}</dd>
-            <dd className="text-muted-foreground">{balanceExplanation(balance)}</dd>
+            <dd className="text-muted-foreground">{balanceExplanation(balance, partner)}</dd>
           </dl>
         </div>
         {partner ? null : (
