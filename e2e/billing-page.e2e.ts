@@ -35,6 +35,26 @@ describe('sections and anchors', () => {
     expect(hashes).toEqual(ALL_SECTIONS.map((anchor) => `#${anchor}`));
   });
 
+  test('"On this page" marks the section being read as the page scrolls (issue 26, item 16)', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    await gotoBilling(page, 'acme-pro');
+    const nav = page.getByRole('navigation', { name: 'On this page' });
+    const current = nav.locator('a[aria-current="location"]');
+    await billingSection(page, 'address').getByRole('heading', { level: 2 }).waitFor();
+    for (const [anchor, title] of [
+      ['invoices', 'Invoices'],
+      ['credits-balance', 'Credit balance'],
+      ['subscription', 'Subscription plan'],
+    ] as const) {
+      await billingSection(page, anchor).evaluate((el) =>
+        window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 130),
+      );
+      await eventually(async () => (await current.count()) === 1 && current.innerText()).toBe(
+        title,
+      );
+    }
+  });
+
   test('acme-free has no upcoming invoice breakdown', async () => {
     const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-free');

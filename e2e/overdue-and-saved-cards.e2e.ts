@@ -151,9 +151,23 @@ describe('Pay Now with a saved card', () => {
       }
     });
 
+    // Issue 26, item 13: the payment page's invoice is held back a moment, to see what shows while
+    // it loads: the redirect announced (spec §4) over the page's shape, never a blank page.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/billing/invoices/${invoice.id}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+
     // Click 1: Pay Now on the invoice's row.
     await row.getByRole('button', { name: 'Pay Now' }).click();
     await page.waitForURL((url) => url.pathname === `/pay/invoices/${invoice.id}`);
+    await toastWith(page, 'Redirecting to payment gateway...').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Loading invoice' }).waitFor();
+    await page.getByRole('link', { name: 'Back to billing' }).waitFor();
+    release();
+    await toastWith(page, 'Redirecting to payment gateway...').waitFor({ state: 'detached' });
     const visa = page.getByRole('radio', { name: /^Visa ending in 4242/ });
     await visa.waitFor();
     expect(await visa.isChecked()).toBe(true);

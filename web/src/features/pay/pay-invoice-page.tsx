@@ -24,6 +24,7 @@ import { usePaymentsConfigQuery } from '../../data/payments-config-query';
 import { AppHeader } from '../../layout/app-header';
 import { PaymentFormGate } from '../../payments/payment-form-gate';
 import { PaymentsProvider } from '../../payments/payments-provider';
+import { useEndPayNowRedirect } from '../../payments/use-pay-now';
 import { PageTitle } from '../../lib/page-title';
 import { InvoiceLines } from './invoice-lines';
 import { billingPath, InvoicePaymentForm } from './invoice-payment-form';
@@ -42,6 +43,8 @@ export function PayInvoicePage() {
   const profile = useProfile();
   const organization = profile.organizations.find((org) => org.slug === slug);
   const invoice = useInvoiceQuery(organization ? slug : undefined, invoiceId);
+  // Pay Now's "Redirecting to payment gateway..." stays up until the invoice (or why not) shows.
+  useEndPayNowRedirect(!organization || !invoice.isPending);
 
   // An organization the user is not in, or an invoice it does not have, is simply not found.
   if (!organization || !invoiceId || isApiError(invoice.error, 404)) {

@@ -5,6 +5,7 @@ import {
   isSpendCapOn,
   SUBSCRIPTION_ERROR_TOAST_MS,
   spendCapConfirmBlocker,
+  spendCapRefusal,
   spendCapRateTable,
   spendCapToggledMessage,
   spendCapToggleFailedMessage,
@@ -167,6 +168,9 @@ function SpendCapForm({
     refresh: !change.isPending,
   });
   const block = rawBlock ?? (preview.data ? null : ({ reason: 'loading', message: null } as const));
+  // Why this member cannot turn the cap either way (permission, the global switch, the plan, the
+  // marketplace), said once at the top; the Free plan's own notice says it for Free.
+  const refusal = isFree ? null : spendCapRefusal(context, !current);
 
   const confirm = async () => {
     const priced = preview.data;
@@ -203,6 +207,13 @@ function SpendCapForm({
 
   return (
     <div className="space-y-6">
+      {refusal ? (
+        <Notice tone="lock" title={refusal.message}>
+          {refusal.reason === 'no_permission'
+            ? 'Contact your organization owner or administrator for assistance.'
+            : null}
+        </Notice>
+      ) : null}
       <div className="flex items-center justify-between gap-3">
         <p className="text-sm text-muted-foreground">Currently</p>
         <Badge tone={current ? 'success' : 'neutral'}>
@@ -225,7 +236,7 @@ function SpendCapForm({
         </Notice>
       ) : null}
 
-      <fieldset className="space-y-3" disabled={isFree || change.isPending}>
+      <fieldset className="space-y-3" disabled={isFree || refusal !== null || change.isPending}>
         <legend id={groupId} className="mb-3 text-sm font-medium">
           Choose the spend cap
         </legend>
@@ -238,7 +249,9 @@ function SpendCapForm({
                 className={cn(
                   'flex gap-3 rounded-lg border bg-card p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                   selected ? 'border-primary ring-1 ring-primary' : 'hover:bg-muted/60',
-                  isFree || change.isPending ? 'cursor-not-allowed opacity-70' : 'cursor-pointer',
+                  isFree || refusal !== null || change.isPending
+                    ? 'cursor-not-allowed opacity-70'
+                    : 'cursor-pointer',
                 )}
               >
                 <input

@@ -4,6 +4,7 @@ import {
   BILLING_PLANS,
   CHANGE_IN_PROGRESS_MESSAGE,
   cycleClosingMessage,
+  formatInvoiceDate,
   membersAtFreeLimitMessage,
   PAYMENT_METHOD_REQUIRED_MESSAGE,
   PENDING_CHANGE_TTL_SECONDS,
@@ -658,7 +659,7 @@ async function schedule(
     status: 'scheduled',
     pending_payment_intent_secret: null,
     payment_intent_id: null,
-    message: `The change to the ${BILLING_PLANS[target].name} plan takes effect at the end of the billing cycle, on ${end.toISOString().slice(0, 10)}.`,
+    message: `The change to the ${BILLING_PLANS[target].name} plan takes effect at the end of the billing cycle, on ${formatInvoiceDate(Math.floor(end.getTime() / 1000))}.`,
   };
 }
 

@@ -96,6 +96,14 @@ describe('Credit balance section', () => {
     expect(within(region()).queryByRole('button', { name: 'Top Up' })).not.toBeInTheDocument();
   });
 
+  it('promises the Vercel-managed organization no Top Up it does not offer', async () => {
+    await transport().signIn('owner@example.com');
+    const { region } = renderSection({ organization: recorded.organization.vercel });
+    expect(await within(region()).findByText('No credit yet.')).toBeInTheDocument();
+    expect(within(region()).queryByRole('button', { name: 'Top Up' })).not.toBeInTheDocument();
+    expect(region()).not.toHaveTextContent(/top-up/i);
+  });
+
   describe('topping up', () => {
     beforeEach(async () => {
       await transport().signIn('owner@example.com');

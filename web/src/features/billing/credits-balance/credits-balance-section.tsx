@@ -32,10 +32,14 @@ export function CreditsBalanceSection({ organization, role }: BillingSectionProp
 }
 
 /**
- * What the balance means, in plain words (issue 26, item 3): the spec shows credit as a negative amount
- * (§3), so it says at once that the organization holds it, and where it goes.
+ * What the balance means, in plain words: the spec shows credit as a negative amount (§3), so it says at
+ * once that the organization holds it, and where it goes. Billed via a partner, there is no Top Up here
+ * to promise.
  */
-function balanceExplanation(balance: number): { label: string | null; text: string } {
+function balanceExplanation(
+  balance: number,
+  partner: boolean,
+): { label: string | null; text: string } {
   if (balance > 0) {
     return {
       label: 'Credit your organization holds',
@@ -48,7 +52,10 @@ function balanceExplanation(balance: number): { label: string | null; text: stri
       text: `${formatCents(-balance)} is owed and will be added to the next invoice.`,
     };
   }
-  return { label: null, text: 'No credit yet. A top-up prepays future invoices.' };
+  return {
+    label: null,
+    text: partner ? 'No credit yet.' : 'No credit yet. A top-up prepays future invoices.',
+  };
 }
 
 function CreditBalance({
@@ -80,7 +87,7 @@ function CreditBalance({
   // Credit is shown as a negative amount: it is taken off what the next invoices charge.
   const shown = formatCents(balance === 0 ? 0 : -balance);
   const partner = billedViaPartner || subscription.data.billing_via_partner;
-  const explained = balanceExplanation(balance);
+  const explained = balanceExplanation(balance, partner);
 
   return (
     <div className="space-y-4">

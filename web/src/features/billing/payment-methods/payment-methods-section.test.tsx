@@ -9,6 +9,7 @@ import { createTestQueryClient } from '../../../../test/render-app';
 import { AppProviders } from '../../../app/providers';
 import { ApiError } from '../../../data/api-client';
 import { deletePaymentMethod } from '../../../data/delete-payment-method-mutation';
+import { getOrganization } from '../../../data/organization-query';
 import { getPaymentMethods } from '../../../data/payment-methods-query';
 import { PaymentMethodsSection } from './payment-methods-section';
 import restrictedCo from '../../../../test/recorded/organization-restricted-co.json';
@@ -111,6 +112,27 @@ describe('Payment methods section', () => {
     await transport().signIn('owner@example.com');
     const { region } = renderSection({ organization: recorded.organization.acmeFree });
     expect(await within(region()).findByText('No payment methods yet')).toBeInTheDocument();
+  });
+
+  it('tells an organization that pays by invoice so, instead of promising a charge to a card', async () => {
+    await transport().signIn('owner@example.com');
+    const { region } = renderSection({ organization: await getOrganization('acme-enterprise') });
+    expect(
+      await within(region()).findByText(
+        /^This organization pays by invoice: each invoice is emailed/,
+      ),
+    ).toBeInTheDocument();
+    expect(region()).not.toHaveTextContent('charged to the default card');
+  });
+
+  it("says acme-pro's invoices are charged to the default card", async () => {
+    await transport().signIn('owner@example.com');
+    const { region } = renderSection();
+    await within(region()).findByText('4242');
+    expect(
+      await within(region()).findByText(/^Invoices are charged to the default card/),
+    ).toBeInTheDocument();
+    expect(region()).not.toHaveTextContent('pays by invoice');
   });
 
   it('shows a developer the cards without a menu, and "Add new card" disabled with the reason', async () => {

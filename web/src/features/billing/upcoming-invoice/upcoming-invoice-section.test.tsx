@@ -181,8 +181,10 @@ describe('upcoming invoice section', () => {
       name: 'How the projected total is made',
     });
     expect(details).toHaveTextContent(
-      `for the ${invoice.projection.remaining_hours} hours left in the cycle`,
+      `for the ${invoice.projection.remaining_hours} whole hours left in the cycle`,
     );
+    // The projection starts at the coming hour: no time not yet reached is named (issue 26, item 16).
+    expect(details).toHaveTextContent('Projected from now:');
     const cents = (text: string | null | undefined) =>
       Math.round(Number((text ?? '').replace(/[$,]/g, '')) * 100);
     const rows = within(details)
