@@ -153,7 +153,11 @@ describe('hosted invoice payment page', () => {
       timeout: 10_000,
     });
     expect(
-      await screen.findByText(`Successfully paid invoice ${invoice.number}`),
+      await screen.findByText(
+        `Successfully paid invoice ${invoice.number}`,
+        {},
+        { timeout: 10_000 },
+      ),
     ).toBeInTheDocument();
     expect((await getInvoice('acme-pro', invoice.id)).status).toBe('paid');
 
@@ -191,7 +195,11 @@ describe('hosted invoice payment page', () => {
       timeout: 10_000,
     });
     expect(
-      await screen.findByText(`Successfully paid invoice ${invoice.number}`),
+      await screen.findByText(
+        `Successfully paid invoice ${invoice.number}`,
+        {},
+        { timeout: 10_000 },
+      ),
     ).toBeInTheDocument();
     expect((await getInvoice('restricted-co', invoice.id)).status).toBe('paid');
     const payments = transport()
