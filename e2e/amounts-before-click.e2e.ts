@@ -1,6 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { billingSection, dollars, gotoBilling, shot, useHarness } from './support/billing.ts';
+import {
+  apiInvoices,
+  billingSection,
+  dollars,
+  gotoBilling,
+  shot,
+  useHarness,
+} from './support/billing.ts';
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
 import { CARD_ADDED, fillCard, TEST_CARDS, toastWith } from './support/payments.ts';
 
@@ -8,21 +15,6 @@ import { CARD_ADDED, fillCard, TEST_CARDS, toastWith } from './support/payments.
 // is the amount charged, to the cent; in real Chromium against the real product, axe on each screen.
 
 const harness = useHarness();
-
-interface ApiInvoice {
-  id: string;
-  number: string;
-  status: string;
-  amount_due: number;
-}
-
-async function apiInvoices(page: Page, slug: string): Promise<ApiInvoice[]> {
-  const response = await page.request.get(
-    `/platform/organizations/${slug}/billing/invoices?offset=0&limit=50`,
-  );
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ApiInvoice[];
-}
 
 /** "-$14.76" or "$25.00" as cents. */
 function cents(shown: string): number {

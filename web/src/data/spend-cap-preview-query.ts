@@ -2,7 +2,7 @@ import { spendCapPreviewSchema, type SpendCapPreview } from '@meterline/domain';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch, segment } from './api-client';
 import { spendCapPreviewKeys } from './keys';
-import { PREVIEW_REFRESH_MS, shouldRetryPreview } from './subscription-preview-query';
+import { previewPolling } from './subscription-preview-query';
 
 /**
  * POST /platform/organizations/{slug}/billing/spend-cap/preview `{spend_cap}`: what turning the cap on
@@ -34,10 +34,6 @@ export function useSpendCapPreviewQuery(
     queryKey: spendCapPreviewKeys.detail(slug, spendCap),
     queryFn: ({ signal }) => previewSpendCap(slug, spendCap, signal),
     enabled: enabled && Boolean(slug),
-    retry: shouldRetryPreview,
-    staleTime: 0,
-    gcTime: 0,
-    refetchInterval: refresh ? PREVIEW_REFRESH_MS : false,
-    refetchIntervalInBackground: true,
+    ...previewPolling(refresh),
   });
 }
