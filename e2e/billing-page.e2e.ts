@@ -35,6 +35,26 @@ describe('sections and anchors', () => {
     expect(hashes).toEqual(ALL_SECTIONS.map((anchor) => `#${anchor}`));
   });
 
+  test('"On this page" marks the section being read as the page scrolls (issue 26, item 16)', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    await gotoBilling(page, 'acme-pro');
+    const nav = page.getByRole('navigation', { name: 'On this page' });
+    const current = nav.locator('a[aria-current="location"]');
+    await billingSection(page, 'address').getByRole('heading', { level: 2 }).waitFor();
+    for (const [anchor, title] of [
+      ['invoices', 'Invoices'],
+      ['credits-balance', 'Credit balance'],
+      ['subscription', 'Subscription plan'],
+    ] as const) {
+      await billingSection(page, anchor).evaluate((el) =>
+        window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 130),
+      );
+      await eventually(async () => (await current.count()) === 1 && current.innerText()).toBe(
+        title,
+      );
+    }
+  });
+
   test('acme-free has no upcoming invoice breakdown', async () => {
     const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-free');
@@ -66,6 +86,75 @@ describe('sections and anchors', () => {
     const page = await harness().sessionPage('owner@example.com', { height: 500 });
     await gotoBilling(page, 'acme-pro', '?panel=nonsense#address');
     await eventually(() => billingSection(page, 'address').evaluate(topInViewport)).toBe(true);
+  });
+});
+
+describe('the first load', () => {
+  // Records, in the page, when each API read was asked for and when its answer came back.
+  const RECORD_READS = `
+    window.__reads = [];
+    const fetchOriginal = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const read = { path: new URL(url, location.href).pathname, asked: performance.now(), answered: null };
+      window.__reads.push(read);
+      const answer = fetchOriginal(input, init);
+      answer.then(() => { read.answered = performance.now(); }, () => { read.answered = performance.now(); });
+      return answer;
+    };
+  `;
+
+  test('asks for every read of the billing page before any answer is back, and for none twice', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    await page.addInitScript(RECORD_READS);
+    await gotoBilling(page, 'acme-pro');
+    for (const anchor of ALL_SECTIONS) await billingSection(page, anchor).waitFor();
+    await eventually(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+    const reads = await page.evaluate(
+      () =>
+        (window as unknown as { __reads: { path: string; asked: number; answered: number }[] })
+          .__reads,
+    );
+    const api = reads.filter((read) => read.path.startsWith('/platform/'));
+    const paths = api.map((read) => read.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/platform/profile',
+        '/platform/organizations',
+        '/platform/organizations/acme-pro',
+        '/platform/organizations/acme-pro/billing/subscription',
+        '/platform/organizations/acme-pro/billing/invoices/upcoming',
+        '/platform/organizations/acme-pro/billing/invoices',
+        '/platform/organizations/acme-pro/payments',
+      ]),
+    );
+    // Each read is asked for once (the count and the first page share a path: HEAD and GET).
+    const counted = new Map<string, number>();
+    for (const path of paths) counted.set(path, (counted.get(path) ?? 0) + 1);
+    for (const [path, times] of counted) {
+      expect(times, path).toBe(
+        path === '/platform/organizations/acme-pro/billing/invoices' ? 2 : 1,
+      );
+    }
+    // No read waited for another's answer: every one was asked for before the first answer came back.
+    const firstAnswer = Math.min(...api.map((read) => read.answered));
+    for (const read of api) expect(read.asked, read.path).toBeLessThan(firstAnswer);
+  });
+});
+
+describe('the plan’s panels', () => {
+  test('load when the pointer reaches the subscription section, not with the page', async () => {
+    const page = await harness().sessionPage('owner@example.com');
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await gotoBilling(page, 'acme-pro');
+    await billingSection(page, 'address').waitFor();
+    const panels = () => scripts.filter((path) => /\/(plan-panel|spend-cap-panel)-/.test(path));
+    expect(panels()).toEqual([]);
+    await billingSection(page, 'subscription').getByRole('heading', { level: 2 }).hover();
+    await eventually(() => panels().length).toBe(2);
   });
 });
 

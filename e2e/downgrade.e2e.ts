@@ -165,13 +165,18 @@ describe('acme-pro downgrades to Free', () => {
 describe('crowded-co cannot downgrade to Free while members are at their free project limit', () => {
   const harness = useHarness();
 
-  test('Confirm shows the members modal; closing it changes nothing', async () => {
+  test('the members modal comes first, before any preview; closing it changes nothing', async () => {
     const page = await harness().sessionPage('owner@example.com');
     const feedback = recordWrites(page, '/platform/feedback/downgrade', 'POST');
     const changes = recordWrites(
       page,
       '/platform/organizations/crowded-co/billing/subscription',
       'PUT',
+    );
+    const previews = recordWrites(
+      page,
+      '/platform/organizations/crowded-co/billing/subscription/preview',
+      'POST',
     );
     const members = await page.request.get(
       '/platform/organizations/crowded-co/members/reached-free-project-limit',
@@ -180,8 +185,14 @@ describe('crowded-co cannot downgrade to Free while members are at their free pr
     const atLimit = (await members.json()) as { username: string | null; primary_email: string }[];
     expect(atLimit).toHaveLength(2);
 
-    const dialog = await openDowngradeToFree(page, 'crowded-co');
-    await dialog.getByRole('button', { name: 'Confirm downgrade' }).click();
+    // The free project limit is checked first (issue 26, item 6): "Downgrade to Free" opens on the
+    // members who must act, with no preview of a change that cannot be made and no Confirm to click.
+    await gotoBilling(page, 'crowded-co');
+    await changePlanLink(page).click();
+    await page
+      .getByRole('dialog', { name: 'Change subscription plan' })
+      .getByRole('button', { name: 'Downgrade to Free' })
+      .click();
     const modal = page.getByRole('dialog', {
       name: 'Members have reached their free project limit',
     });
@@ -205,6 +216,7 @@ describe('crowded-co cannot downgrade to Free while members are at their free pr
 
     expect(feedback).toEqual([]);
     expect(changes).toEqual([]);
+    expect(previews).toEqual([]);
     expect((await apiSubscription(page, 'crowded-co')).plan.id).toBe('pro');
     // The panel stays; focus is back on the button that started the flow.
     const panel = page.getByRole('dialog', { name: 'Change subscription plan' });

@@ -1,6 +1,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -25,11 +26,27 @@ const isRoot = process.getuid?.() === 0;
 const scratch = mkdtempSync(join(tmpdir(), 'ensure-chromium-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * The script as `nobody` may read it: a copy in a folder of its own (it imports only Node's modules). The
+ * checkout itself may sit where only its owner can read (a clone under /root, or under `mktemp -d`).
+ */
+function readableByNobody(): string {
+  const folder = join(scratch, 'script');
+  mkdirSync(folder, { recursive: true });
+  const copy = join(folder, 'ensure-chromium.mjs');
+  copyFileSync(SCRIPT, copy);
+  chmodSync(scratch, 0o755);
+  chmodSync(folder, 0o755);
+  chmodSync(copy, 0o644);
+  return copy;
+}
+
 function run(env: Record<string, string>, options: { asNobody?: boolean } = {}) {
   const { CHROMIUM_PATH: _chosen, ...inherited } = process.env;
-  const command = [process.execPath, SCRIPT];
+  const asNobody = options.asNobody && isRoot;
+  const command = [process.execPath, asNobody ? readableByNobody() : SCRIPT];
   // Without root, as a developer's account is: root plays one with runuser.
-  const argv = options.asNobody && isRoot ? ['runuser', '-u', 'nobody', '--', ...command] : command;
+  const argv = asNobody ? ['runuser', '-u', 'nobody', '--', ...command] : command;
   const [file = '', ...args] = argv;
   return spawnSync(file, args, { env: { ...inherited, ...env }, encoding: 'utf8' });
 }

@@ -59,6 +59,14 @@ describe('Past Invoices', () => {
     const previous = invoices.getByRole('button', { name: 'Previous page' });
     const next = invoices.getByRole('button', { name: 'Next page' });
     const seen: string[] = [];
+    // Issue 26, item 14: the columns stay still from page to page, whether or not a row offers
+    // Pay Now (acme-pro's one open invoice is on one page only).
+    const columnEdges = () =>
+      invoices
+        .getByRole('columnheader')
+        .evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().left)));
+    const edges: number[][] = [];
+    const payNows: number[] = [];
 
     const pages = [
       { summary: 'Showing 1 to 5 out of 13 invoices', from: 0, to: 5 },
@@ -71,10 +79,15 @@ describe('Past Invoices', () => {
       const expected = numbers.slice(from, to);
       await eventually(() => shownNumbers(invoices, numbers)).toEqual(expected);
       seen.push(...expected);
+      payNows.push(await invoices.getByRole('button', { name: 'Pay Now' }).count());
+      edges.push(await columnEdges());
       expect(await previous.isDisabled(), `Previous page on page ${index + 1}`).toBe(index === 0);
       expect(await next.isDisabled(), `Next page on page ${index + 1}`).toBe(index === 2);
     }
     expect(new Set(seen).size).toBe(13);
+    expect(payNows.filter((count) => count > 0)).toHaveLength(1);
+    expect(edges[1]).toEqual(edges[0]);
+    expect(edges[2]).toEqual(edges[0]);
     expect([...seen].sort()).toEqual([...numbers].sort());
 
     await previous.click();

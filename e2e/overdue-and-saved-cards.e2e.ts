@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { billingSection, dollars, gotoBilling, shot, useHarness } from './support/billing.ts';
+import {
+  apiInvoices,
+  billingSection,
+  dollars,
+  gotoBilling,
+  shot,
+  useHarness,
+  type ApiInvoice,
+} from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 import {
   apiPaymentMethods,
@@ -13,21 +21,6 @@ import {
 // Issue 13, items 4 and 5, in real Chromium against the real product: restricted-co's overdue
 // restriction leads to paying its invoice (not to the spend cap), its declining card says so, and
 // the hosted invoice page offers the organization's saved cards.
-
-interface ApiInvoice {
-  id: string;
-  number: string;
-  status: string;
-  amount_due: number;
-}
-
-async function apiInvoices(page: Page, slug: string): Promise<ApiInvoice[]> {
-  const response = await page.request.get(
-    `/platform/organizations/${slug}/billing/invoices?offset=0&limit=20`,
-  );
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ApiInvoice[];
-}
 
 async function openInvoiceOf(page: Page, slug: string): Promise<ApiInvoice> {
   const invoice = (await apiInvoices(page, slug)).find((i) => i.status === 'open');
@@ -151,9 +144,23 @@ describe('Pay Now with a saved card', () => {
       }
     });
 
+    // Issue 26, item 13: the payment page's invoice is held back a moment, to see what shows while
+    // it loads: the redirect announced (spec §4) over the page's shape, never a blank page.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/billing/invoices/${invoice.id}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+
     // Click 1: Pay Now on the invoice's row.
     await row.getByRole('button', { name: 'Pay Now' }).click();
     await page.waitForURL((url) => url.pathname === `/pay/invoices/${invoice.id}`);
+    await toastWith(page, 'Redirecting to payment gateway...').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Loading invoice' }).waitFor();
+    await page.getByRole('link', { name: 'Back to billing' }).waitFor();
+    release();
+    await toastWith(page, 'Redirecting to payment gateway...').waitFor({ state: 'detached' });
     const visa = page.getByRole('radio', { name: /^Visa ending in 4242/ });
     await visa.waitFor();
     expect(await visa.isChecked()).toBe(true);

@@ -8,6 +8,8 @@ import {
   eventually,
   gotoBilling,
   useHarness,
+  apiInvoices,
+  type ApiInvoice,
 } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 import {
@@ -80,21 +82,6 @@ function shownBalance(page: Page): Promise<string> {
 async function expectBalance(page: Page, slug: string, cents: number): Promise<void> {
   expect(await apiCustomerBalance(page, slug)).toBe(cents);
   await eventually(() => shownBalance(page)).toBe(dollars(cents === 0 ? 0 : -cents));
-}
-
-interface ApiInvoice {
-  id: string;
-  number: string;
-  status: string;
-  amount_due: number;
-}
-
-async function apiInvoices(page: Page, slug: string): Promise<ApiInvoice[]> {
-  const response = await page.request.get(
-    `/platform/organizations/${slug}/billing/invoices?offset=0&limit=50`,
-  );
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ApiInvoice[];
 }
 
 describe('payment methods (acme-pro)', () => {

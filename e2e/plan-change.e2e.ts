@@ -6,6 +6,7 @@ import {
   dollars,
   eventually,
   gotoBilling,
+  shot,
   useHarness,
 } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
@@ -411,8 +412,29 @@ describe('plan buttons that cannot be used say why', () => {
     const panel = page.getByRole('dialog', { name: 'Change subscription plan' });
     await panel.getByRole('article').first().waitFor();
     for (const label of labels) await expectBlocked(page, panel, label, reason);
+    // Issue 26, item 9: the reason also reads at the top of the panel, without hovering (for a
+    // marketplace organization, the partner's notice says where its plan is changed).
+    await expectNoticeAboveCards(
+      panel,
+      slug === 'aws-co' ? 'This organization is managed by AWS Marketplace.' : reason,
+    );
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
+
+  /** A notice titled `title` reads above the plan cards, without hovering anything. */
+  async function expectNoticeAboveCards(panel: Locator, title: string) {
+    const notice = panel.locator('p').filter({ hasText: title });
+    await notice.first().waitFor();
+    expect(await notice.count()).toBe(1);
+    const [noticeTop, cardTop] = await Promise.all([
+      notice.evaluate((el) => el.getBoundingClientRect().top),
+      panel
+        .getByRole('article')
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().top),
+    ]);
+    expect(noticeTop).toBeLessThan(cardTop);
+  }
 
   test('a developer (developer@example.com) cannot change the plan', async () => {
     const page = await harness().sessionPage('developer@example.com');
@@ -420,6 +442,12 @@ describe('plan buttons that cannot be used say why', () => {
     for (const label of ['Downgrade to Free', 'Upgrade to Team']) {
       await expectBlocked(page, panel, label, NO_PERMISSION);
     }
+    // Issue 26, item 9: one notice at the top says why, without hovering.
+    await expectNoticeAboveCards(panel, NO_PERMISSION);
+    await panel
+      .getByText('Contact your organization owner or administrator for assistance.')
+      .waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, 'plan-panel-developer');
   });
 });

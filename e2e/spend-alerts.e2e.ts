@@ -18,6 +18,18 @@ const harness = useHarness();
 const PATH = '/platform/organizations/payg-co/billing/spend-alert';
 
 const banner = (page: Page) => page.getByTestId('spend-alert-banner');
+/** The spend alert messages written to payg-co's billing recipients so far. */
+const alertMail = () =>
+  harness()
+    .server.database.db.selectFrom('email_outbox')
+    .innerJoin('organizations', 'organizations.id', 'email_outbox.organization_id')
+    .select(['email_outbox.subject', 'email_outbox.recipient'])
+    .where('email_outbox.event', '=', 'spend_alert.triggered')
+    .where('organizations.slug', '=', 'payg-co')
+    .execute();
+/** The level the spend bar shows: its colour, as data. */
+const barLevel = (page: Page) =>
+  billingSection(page, 'spend-alerts').locator('[data-level]').getAttribute('data-level');
 
 describe('spend alerts', () => {
   test('payg-co: an owner sets a $50 budget, the banner says the threshold reached, and removes it', async () => {
@@ -52,10 +64,21 @@ describe('spend alerts', () => {
     await page.getByText('Spend alert saved').waitFor({ timeout: ACTION_TIMEOUT_MS });
     const state = (await (await saved).json()) as { spend: number; reached: number[] };
     expect(state.reached).toEqual([50, 75, 90, 100]);
+    // Issue 26, item 10: a budget set already exceeded sends one message per recipient (for the
+    // highest threshold, with the percentage really spent), not one per threshold.
+    const used = Math.floor(state.spend / 50);
+    expect(used).toBeGreaterThan(100);
+    const mail = await alertMail();
+    expect(mail.length).toBeGreaterThan(0);
+    expect(new Set(mail.map((email) => email.recipient)).size).toBe(mail.length);
+    for (const email of mail)
+      expect(email.subject).toBe(`PAYG Co: You have used ${used}% of your $50 monthly budget`);
 
-    // The banner at the top: the highest threshold reached, with the spend and the budget.
+    // The banner at the top: the percentage really spent, with the spend and the budget.
     await banner(page).waitFor();
-    await banner(page).getByText('You have used 100% of your $50 monthly budget').waitFor();
+    await banner(page).getByText(`You have used ${used}% of your $50 monthly budget`).waitFor();
+    await section.getByText(`${used}% of the budget used.`).waitFor();
+    expect(await barLevel(page)).toBe('over');
     await banner(page)
       .getByText(`${dollars(state.spend)} spent so far`, { exact: false })
       .waitFor();
@@ -71,11 +94,28 @@ describe('spend alerts', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shot(page, 'spend-alerts-light');
 
-    // A budget above the spend: no banner.
+    // A budget the spend has passed 90 % of but not reached: the banner says the real percentage
+    // (about 97 %, not "90%") and the bar is amber.
+    const budgetAt97 = Math.ceil(state.spend / 97);
+    const nearly = Math.floor(state.spend / budgetAt97);
+    expect(nearly).toBeGreaterThanOrEqual(90);
+    expect(nearly).toBeLessThan(100);
+    await budget.fill(String(budgetAt97));
+    await section.getByRole('button', { name: 'Save' }).click();
+    await banner(page)
+      .getByText(`You have used ${nearly}% of your $${budgetAt97} monthly budget`)
+      .waitFor();
+    expect(await barLevel(page)).toBe('warning');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await section.scrollIntoViewIfNeeded();
+    await shot(page, 'spend-alerts-amber');
+
+    // A budget above the spend: no banner, and the bar calm.
     await budget.fill('1000000');
     await section.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Spend alert saved').last().waitFor({ timeout: ACTION_TIMEOUT_MS });
     await banner(page).waitFor({ state: 'detached' });
+    expect(await barLevel(page)).toBe('under');
 
     await budget.fill('50');
     await section.getByRole('button', { name: 'Save' }).click();

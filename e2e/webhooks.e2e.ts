@@ -49,8 +49,8 @@ describe('the webhooks page', () => {
     await dialog.waitFor();
     // Nothing chosen: the form names both problems.
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
-    await dialog.getByText('url is required').waitFor();
-    await dialog.getByText('events must name at least one event type').waitFor();
+    await dialog.getByText('Endpoint URL is required').waitFor();
+    await dialog.getByText('Events to send must name at least one event type').waitFor();
     await dialog.getByLabel('Endpoint URL').fill(receiverUrl);
     await dialog.getByLabel('invoice.paid').check();
     await dialog.getByLabel('invoice.finalized').check();

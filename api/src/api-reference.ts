@@ -112,6 +112,10 @@ export const API_TAGS = [
   { name: 'internal', description: 'Metering: usage events reported with the operator key' },
   { name: 'webhooks', description: "The payment provider's events" },
   {
+    name: 'operations',
+    description: 'Probes for load balancers and orchestrators: liveness and readiness',
+  },
+  {
     name: 'simulator',
     description: 'The built-in payment simulator (card forms, 3-D Secure) when no provider is set',
   },

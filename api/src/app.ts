@@ -8,7 +8,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransformObject,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -21,9 +20,10 @@ import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from 
 import { logFormat, logOptions, requestLogging, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
-import { ReadCache, readCachePlugin } from './plugins/read-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
+import { BillingJobHeartbeat, healthPlugin } from './plugins/health.ts';
+import { responseSerializer } from './plugins/response-serializer.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
 import authRoutes from './routes/auth.ts';
@@ -47,6 +47,7 @@ import taxIdRoutes from './routes/tax-ids.ts';
 import captchaRoutes from './routes/captcha.ts';
 import mailboxRoutes from './routes/mailbox.tsx';
 import subscriptionChangeRoutes from './routes/subscription-changes.ts';
+import spendCapPreviewRoutes from './routes/spend-cap-preview.ts';
 import { membersAtFreeProjectLimit } from './services/restrictions/members-at-free-project-limit.ts';
 import creditRoutes from './routes/credits.ts';
 import invoicePaymentRoutes from './routes/invoice-payments.ts';
@@ -62,6 +63,7 @@ import { WebhookSignal } from './services/webhooks/delivery-worker.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     webhookSignal: WebhookSignal;
+    billingJobHeartbeat: BillingJobHeartbeat;
   }
 }
 import { createCaptcha } from './adapters/captcha/create-captcha.ts';
@@ -72,8 +74,6 @@ export interface AppDeps {
   db: Db;
   /** A store this process alone writes announces access changes, which lets the access guard keep its answers. */
   onAccessChange: DatabaseHandle['onAccessChange'];
-  /** The same for writes to an organization's billing data, which lets finished reads be kept. */
-  onOrganizationChange?: DatabaseHandle['onOrganizationChange'];
   clock: Clock;
   gateway: PaymentGateway;
   /** The built-in simulator behind `gateway` (which may wrap it), when it is the provider. */
@@ -83,6 +83,12 @@ export interface AppDeps {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+/** A client has this long to send a whole request (headers and body): a trickling socket is closed. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** ... and this long for its headers. */
+const HEADERS_TIMEOUT_MS = 15_000;
+/** An idle kept-alive connection is closed after this (above the 60 s of common load balancers). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** How long the access guard keeps a session's answer (embedded database only). */
 const ACCESS_CACHE_MS = 10_000;
@@ -91,7 +97,6 @@ export async function buildApp({
   config,
   db,
   onAccessChange,
-  onOrganizationChange,
   clock,
   gateway,
   simulator: builtinSimulator,
@@ -106,14 +111,30 @@ export async function buildApp({
     logController: requestLogging(format),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     // Above every path parameter's own bound, so its schema answers (400 naming it), not the router.
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
   // The webhook worker (started beside the server) listens for what routes queue.
   const webhookSignal = new WebhookSignal();
   app.decorate('webhookSignal', webhookSignal);
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // Stopping: a request already in flight is answered, then its connection closes (kept alive, it would
+  // hold the stop until the keep-alive timeout). Requests that arrive meanwhile get Fastify's 503.
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
+  // What the readiness probe says of this process's billing job (the scheduler beats it).
+  const heartbeat = new BillingJobHeartbeat(config.BILLING_JOB_INTERVAL_SECONDS);
+  app.decorate('billingJobHeartbeat', heartbeat);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer);
 
   await app.register(errors);
   const webDist = config.WEB_DIST;
@@ -151,12 +172,8 @@ export async function buildApp({
     cache: accessCache,
   });
   await app.register(csrf, { config });
-  const readCache = onOrganizationChange && config.READ_CACHE === 'on' ? new ReadCache() : null;
-  if (onOrganizationChange && readCache) {
-    await onOrganizationChange((organizationId) => readCache.changed(organizationId));
-  }
-  await app.register(readCachePlugin, { cache: readCache, clock });
 
+  await app.register(healthPlugin, { db, clock, heartbeat });
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {
     db,
@@ -200,17 +217,19 @@ export async function buildApp({
   await app.register(creditRoutes, { db, gateway, clock, captcha });
   await app.register(invoicePaymentRoutes, { db, gateway, clock });
   await app.register(payLinkRoutes, { db, gateway, clock });
-  await app.register(subscriptionChangeRoutes, {
+  const planChangeDeps = {
     db,
     gateway,
     clock,
     projectUpdatesDisabled: config.DISABLE_PROJECT_CREATION_AND_UPDATES,
     closeGraceMinutes: config.BILLING_CLOSE_GRACE_MINUTES,
-    membersAtFreeLimit: async (db, organizationId) =>
+    membersAtFreeLimit: async (db: Db, organizationId: string) =>
       (await membersAtFreeProjectLimit(db, organizationId)).map(
         (member) => member.username || member.primary_email,
       ),
-  });
+  };
+  await app.register(subscriptionChangeRoutes, planChangeDeps);
+  await app.register(spendCapPreviewRoutes, planChangeDeps);
   await app.register(accessTokenRoutes, { db, clock });
   await app.register(auditLogRoutes, { db, clock });
   await app.register(webhookEndpointRoutes, {
@@ -235,6 +254,9 @@ export async function buildApp({
   return app;
 }
 
+/** Paths probes commonly ask; ours are /platform/health and /platform/ready. */
+const PROBE_PATHS = new Set(['/health', '/healthz', '/livez', '/ready', '/readyz', '/metrics']);
+
 /** The web app is served from the same origin; any non-API path falls back to its index.html. */
 async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(join(webDist, 'index.html'));
@@ -247,7 +269,9 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const isApi = path.startsWith('/platform') || path.startsWith('/internal');
+    // The usual probe paths are not the app's page either: a probe must never pass on HTML.
+    const isApi =
+      path.startsWith('/platform') || path.startsWith('/internal') || PROBE_PATHS.has(path);
     // A missing file is a 404, not the app's page: a stale asset must not come back as HTML.
     const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path);
     if (isApi || isFile || request.method !== 'GET') {

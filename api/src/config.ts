@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { FEATURES, type Feature } from '@meterline/domain';
 import { productionProblems } from './production-mode.ts';
@@ -70,8 +70,41 @@ const trustProxy = z
       });
       return z.NEVER;
     }
+    const wide = entries.filter(coversTooMuch);
+    if (wide.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${wide.map((entry) => `"${entry}"`).join(', ')} ${wide.length === 1 ? 'spans' : 'span'} ` +
+          'so much of the internet that any client could pose as a proxy (at most /8 for IPv4, /16 for ' +
+          'public IPv6): ' +
+          TRUST_PROXY_FORMS,
+      });
+      return z.NEVER;
+    }
     return entries;
   });
+
+/**
+ * A range so wide it is the same as trusting every hop: an IPv4 range wider than /8 (0.0.0.0/1 and
+ * 128.0.0.0/1 together are the whole internet), or an IPv6 one wider than /16 unless it lies inside the
+ * unique-local or link-local space.
+ */
+function coversTooMuch(entry: string): boolean {
+  const [address = '', prefix] = entry.split('/');
+  if (prefix === undefined) return false;
+  const bits = Number(prefix);
+  if (isIP(address) === 4) return bits < 8;
+  const inside = (network: string, networkBits: number) =>
+    bits >= networkBits && withinIpv6(address, network, networkBits);
+  return bits < 16 && !inside('fc00::', 7) && !inside('fe80::', 10);
+}
+
+function withinIpv6(address: string, network: string, bits: number): boolean {
+  const list = new BlockList();
+  list.addSubnet(network, bits, 'ipv6');
+  return list.check(address, 'ipv6');
+}
 
 const envSchema = z.object({
   /** `production` refuses to start with anything of the laptop demo left to chance (production-mode.ts). */
@@ -150,8 +183,6 @@ const envSchema = z.object({
   /** auto (the default) seeds an empty store; always resets the demo organizations at every start. */
   SEED_DEMO: z.enum(['auto', 'always', 'never']).optional(),
   BILLING_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
-  /** Keep the billing page's finished reads between writes (embedded database only; plugins/read-cache). */
-  READ_CACHE: z.enum(['on', 'off']).default('on'),
   /** How long after its end a cycle waits for late usage before it closes (at most a week). */
   BILLING_CLOSE_GRACE_MINUTES: z.coerce
     .number()

@@ -49,9 +49,17 @@ try {
   const config = loadConfig();
   const server = await startServer({ config });
   announce(server, config);
-  const stop = async () => {
-    await server.close();
-    process.exit(0);
+  // A signal stops accepting, finishes what is in flight, stops the workers at a safe point and exits;
+  // a second one ends the process at once.
+  const stop = (signal: NodeJS.Signals) => {
+    server.app.log.info({ signal }, 'Stopping: finishing the requests and jobs in flight');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'Stopping failed');
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -81,7 +81,6 @@ export async function prepare(options: StartOptions): Promise<{
       config,
       db: database.db,
       onAccessChange: database.onAccessChange,
-      onOrganizationChange: database.onOrganizationChange,
       clock,
       gateway,
       simulator: built instanceof PaymentSimulator ? built : null,
@@ -104,6 +103,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     options.config.BILLING_JOB_INTERVAL_SECONDS,
     options.config.BILLING_CLOSE_GRACE_MINUTES,
     billingJobConcurrency(database.kind),
+    app.billingJobHeartbeat,
   );
   const outbox = new OutboxWorker(
     database.db,
@@ -133,11 +133,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     webhooks,
     url,
     demoWorld,
+    /**
+     * Stops accepting connections and finishes the requests in flight, while the workers stop at a safe
+     * point (the billing job and the outbox finish the run they are in, the webhook worker its deliveries);
+     * then the store closes.
+     */
     async close() {
-      await scheduler.stop();
-      await webhooks.stop();
-      await outbox.stop();
-      await app.close();
+      await Promise.all([app.close(), scheduler.stop(), webhooks.stop(), outbox.stop()]);
       await database.close();
     },
   };

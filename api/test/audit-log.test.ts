@@ -389,6 +389,35 @@ describe.each(testDatabases())('the audit log (%s)', (database) => {
     expect((await as('owner').get(`${org}/audit-log?action=card.stolen`)).status).toBe(400);
   });
 
+  it("the demo world records the owner removing acme-pro's failing Visa 9995; the charges it failed name it as removed", async () => {
+    const [removal] = (await everything('&action=payment_method.removed')).filter(
+      (entry) => entry.before?.['last4'] === '9995',
+    );
+    expect(removal).toMatchObject({
+      actor: owner(),
+      target: { type: 'payment_method' },
+      before: { brand: 'visa', last4: '9995' },
+    });
+    const failures = (await everything('&action=invoice.payment_failed')).filter(
+      (entry) => (entry.after?.['card'] as { last4?: string } | undefined)?.last4 === '9995',
+    );
+    expect(failures.length).toBeGreaterThan(0);
+    for (const failure of failures)
+      expect(failure.created_at).toBeLessThan(removal?.created_at ?? 0);
+    const response = await as('owner').get<string>(
+      `${org}/audit-log/export?action=invoice.payment_failed`,
+    );
+    expect(response.status).toBe(200);
+    const rows = parse(response.body.replace(/^\uFEFF/, ''), { columns: true }) as {
+      description: string;
+    }[];
+    const naming = rows.filter((row) => row.description.includes('Visa card ending 9995'));
+    expect(naming).toHaveLength(failures.length);
+    for (const row of naming) expect(row.description).toContain('Visa card ending 9995 (removed)');
+    // A card still on file is named plainly.
+    expect(rows.every((row) => !row.description.includes('ending 4242 (removed)'))).toBe(true);
+  });
+
   it('exports the same entries as CSV, with the sentence, safe against formulas', async () => {
     const filtered = await everything('&action=spend_alert.updated');
     const response = await as('owner').get<string>(

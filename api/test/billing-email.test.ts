@@ -221,6 +221,9 @@ describe.each(testDatabases())('billing mail (%s)', (database) => {
     expect(page.status).toBe(200);
     const list = await page.text();
     expect(list).toContain(failed[0]?.subject.replace('$', '$'));
+    // Times in the invoices' date format, never ISO ("2026-12-01T00:00:00").
+    expect(list).not.toMatch(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/);
+    expect(list).toMatch(/[A-Z][a-z]{2} \d{2}, \d{4}, \d{2}:\d{2} UTC/);
     const one = await fetch(`${server.url}/dev/mailbox/${failed[0]?.id}`);
     const shown = await one.text();
     expect(shown).toContain('Your card was declined.');
@@ -271,7 +274,10 @@ describe.each(testDatabases())('billing mail (%s)', (database) => {
       (email) => email.event === 'restriction.changed' && email.organization_slug === 'acme-free',
     );
     expect(grace.length).toBeGreaterThan(0);
-    expect(grace[0]?.subject).toMatch(/^Acme Free is in a grace period until /);
+    // The grace end as the spec shows it: DD MMM, YYYY.
+    expect(grace[0]?.subject).toMatch(
+      /^Acme Free is in a grace period until \d{2} [A-Z][a-z]{2}, \d{4}$/,
+    );
     const shown = await (await fetch(`${server.url}/dev/mailbox/${grace[0]?.id}`)).text();
     expect(shown).toContain('because Egress went above the plan&#x27;s quota');
     expect((await outbox()).length).toBe(before + toppedUp.length + expiring.length + grace.length);

@@ -250,6 +250,16 @@ describe('TRUST_PROXY', () => {
     );
   });
 
+  it('refuses ranges so wide that they trust any client, with a message instead of a crash', () => {
+    for (const value of ['0.0.0.0/1,128.0.0.0/1', '0.0.0.0/0', '::/0', '2000::/3', '64.0.0.0/2']) {
+      expect(problem(value), value).toContain('so much of the internet that any client could pose');
+    }
+    // Wide private ranges and a CDN's public ones are proxies' addresses.
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.0/8,fc00::/7,104.16.0.0/13,2a06:98c0::/29' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.0/8', 'fc00::/7', '104.16.0.0/13', '2a06:98c0::/29']);
+  });
+
   it('names each entry that is neither an address nor a range', () => {
     expect(problem('10.0.0.0/33,proxy.internal, 127.0.0.1')).toContain(
       'TRUST_PROXY: "10.0.0.0/33", "proxy.internal" are not an IP address, a CIDR range',

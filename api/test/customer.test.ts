@@ -158,14 +158,18 @@ describe.each(testDatabases())('the billing customer (%s)', (database) => {
       [
         'a short line1',
         { ...valid, address: { ...DUBLIN, line1: ' ab ' } },
-        'Address line 1 is required',
+        'Address line 1 must be at least 3 characters',
       ],
       [
         'an address without line1',
         { ...valid, address: { ...DUBLIN, line1: undefined } },
         'Address line 1 is required',
       ],
-      ['a one-letter city', { ...valid, address: { ...DUBLIN, city: 'D' } }, 'City is required'],
+      [
+        'a one-letter city',
+        { ...valid, address: { ...DUBLIN, city: 'D' } },
+        'City must be at least 2 characters',
+      ],
       ['no city', { ...valid, address: { ...DUBLIN, city: undefined } }, 'City is required'],
       [
         'a blank postal code',

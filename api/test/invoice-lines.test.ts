@@ -20,9 +20,14 @@ import {
   type TestServer,
 } from './support/server.ts';
 
-/** quantity × unit_price, both as the API states them, rounded half up: the line's amount. */
-function reconciles(line: Pick<UpcomingInvoiceLine, 'quantity' | 'unit_price' | 'amount'>) {
-  if (line.unit_price === null) return true;
+/**
+ * quantity × unit_price, both as the API states them, rounded half up: the line's amount. Every line
+ * has both (issue 26, item 7): compute credits and an enterprise plan line too.
+ */
+function reconciles(
+  line: Pick<UpcomingInvoiceLine, 'quantity' | 'amount'> & { unit_price: number | null },
+) {
+  if (line.unit_price === null) return false;
   const exact = Q.multiply(
     Q.rationalFromNumber(line.quantity),
     Q.rationalFromNumber(line.unit_price),
@@ -43,6 +48,7 @@ describe.each(testDatabases())('invoice lines a person can check (%s)', (databas
 
   it('every line of every demo upcoming invoice: quantity × unit_price rounds to the amount', async () => {
     let checked = 0;
+    const seen = new Set<string>();
     const owners = DEMO_ORGANIZATIONS.filter((org) =>
       org.members.some(([email]) => email === 'owner@example.com'),
     );
@@ -52,7 +58,8 @@ describe.each(testDatabases())('invoice lines a person can check (%s)', (databas
       const invoice = upcomingInvoiceSchema.parse(response.body);
       for (const line of invoice.lines) {
         expect(reconciles(line), `${slug}: ${line.description}`).toBe(true);
-        if (line.unit_price !== null) checked++;
+        checked++;
+        seen.add(line.description);
         if (line.usage_based) {
           expect(line.usage_original, `${slug}: ${line.description}`).not.toBeNull();
           expect(line.included_quantity, `${slug}: ${line.description}`).not.toBeNull();
@@ -62,6 +69,9 @@ describe.each(testDatabases())('invoice lines a person can check (%s)', (databas
       }
     }
     expect(checked).toBeGreaterThan(20);
+    // The lines that answered no unit price before (issue 26, item 7).
+    expect(seen).toContain('Compute Credits');
+    expect(seen).toContain('Enterprise Plan');
   });
 
   it('payg-co: an overage line answers its whole usage, the quota and the billable GB', async () => {

@@ -115,7 +115,7 @@ describe.each(testDatabases())('usage reported late (%s)', (database) => {
         .body,
     );
 
-  const LATE_NOVEMBER = 'Egress (late usage, 1 Nov – 1 Dec 2026)';
+  const LATE_NOVEMBER = 'Egress (late usage, Nov 01, 2026 – Dec 01, 2026)';
 
   it('bills an event reported 30 minutes after the end with its cycle, closed after the grace', async () => {
     expect(await send([egress('nov-1', 200, '2026-11-15T12:00:00Z')])).toEqual({
@@ -180,7 +180,7 @@ describe.each(testDatabases())('usage reported late (%s)', (database) => {
     expect(summary((await upcoming()).lines)).toEqual([
       ['Pro Plan', 2500],
       [LATE_NOVEMBER, 90],
-      ['Egress (late usage, 1 Dec 2026 – 1 Jan 2027)', 9],
+      ['Egress (late usage, Dec 01, 2026 – Jan 01, 2027)', 9],
     ]);
     await run(at('2027-02-01T01:00:00Z'));
 
@@ -202,7 +202,7 @@ describe.each(testDatabases())('usage reported late (%s)', (database) => {
     expect(summary(await linesOf(january?.id ?? ''))).toEqual([
       ['Pro Plan', 2500],
       [LATE_NOVEMBER, 90],
-      ['Egress (late usage, 1 Dec 2026 – 1 Jan 2027)', 9],
+      ['Egress (late usage, Dec 01, 2026 – Jan 01, 2027)', 9],
     ]);
     expect(summary(await linesOf(february?.id ?? ''))).toEqual([['Pro Plan', 2500]]);
   });

@@ -65,6 +65,28 @@ describe('security headers', () => {
     },
   );
 
+  it('keep every API answer out of caches: cards, addresses, secrets shown once', async () => {
+    const owner = await server.signIn('owner@example.com');
+    for (const path of [
+      '/platform/organizations/acme-pro/payments',
+      '/platform/organizations/acme-pro/customer',
+      '/platform/organizations/acme-pro/billing/subscription',
+      '/platform/profile',
+    ]) {
+      const answer = await owner.get(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('cache-control'), path).toBe('no-store');
+    }
+    const created = await owner.post('/platform/organizations/acme-pro/webhooks', {
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['invoice.paid'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    // The web app's files are still cached by their own rules.
+    expect((await get('/assets/app.js')).headers.get('cache-control')).not.toBe('no-store');
+  });
+
   it('let the payment provider and the captcha load, frame and call out, and nobody else', async () => {
     const csp = directives(await get('/platform/auth/csrf'));
     expect(csp.get('script-src')).toEqual(

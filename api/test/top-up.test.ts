@@ -404,7 +404,7 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
     });
     expect(badAddress).toMatchObject({
       status: 400,
-      body: { message: 'Address line 1 is required' },
+      body: { message: 'Address line 1 must be at least 3 characters' },
     });
     expect(await balanceOf(as('owner'), 'acme-pro')).toBe(before + 10_000);
     for (const key of ['top-up-foreign', 'top-up-spent-2', 'top-up-bad-address']) {

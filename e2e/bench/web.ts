@@ -2,13 +2,15 @@ import { gzipSync } from 'node:zlib';
 import { BILLING_SECTIONS } from '@meterline/domain';
 import { startHarness } from '../support/harness.ts';
 
-// `npm run bench:web` (issue 14, item 5): the billing page of acme-pro in Chromium, cold (a new browser
-// context each run: no cache), 5 runs, medians: the time until every section has rendered its data, the
-// largest contentful paint, and the gzip size of the JavaScript loaded before every section was ready.
+// `npm run bench:web`: the billing page of acme-pro in Chromium, each load in a new browser context (no
+// cache). The first load is of a freshly started server (its statements not yet prepared), then 5 loads of
+// the warm server, medians: the time until every section has rendered its data, the largest contentful
+// paint, and the gzip size of the JavaScript loaded before every section was ready; and the API reads of
+// the last load, when each started and was answered (none of the first load should wait for another).
 // The product is the built app (npm run build) served by the real server over the demo world.
 
 const RUNS = 5;
-const BUDGET = { readyMs: 800, lcpMs: 800, initialJsKb: 170 };
+const BUDGET = { readyMs: 400, firstReadyMs: 600, initialJsKb: 170 };
 
 // Runs in the page from its first script on: records when every section is on screen with no loading
 // region left in the page, and the largest contentful paint.
@@ -48,9 +50,10 @@ const median = (values: number[]) => {
 async function main() {
   const harness = await startHarness();
   const runs: Run[] = [];
+  let first = Number.NaN;
   const gzipped = new Map<string, number>();
   try {
-    // A warm-up run, not counted: the server's first requests compile its statements.
+    // The first load, of the freshly started server, is reported alone: its first requests prepare statements.
     for (let n = 0; n <= RUNS; n += 1) {
       const page = await harness.sessionPage('owner@example.com');
       await page.addInitScript(PROBE);
@@ -62,7 +65,7 @@ async function main() {
       );
       // LCP settles at the first input or when the page is hidden; a short wait lets the last entry in.
       await page.waitForTimeout(300);
-      const { ready, lcp, scripts } = await page.evaluate(() => {
+      const { ready, lcp, scripts, reads } = await page.evaluate(() => {
         const bench = (window as unknown as { __bench: { ready: number; lcp: number | null } })
           .__bench;
         const loaded = performance
@@ -80,7 +83,26 @@ async function main() {
         )
           .map((script) => script.src)
           .filter(Boolean);
-        return { ready: bench.ready, lcp: bench.lcp, scripts: [...new Set([...entry, ...loaded])] };
+        // The API reads before the page was ready: when each started and when its answer was in.
+        const reads = performance
+          .getEntriesByType('resource')
+          .filter(
+            (entry): entry is PerformanceResourceTiming =>
+              entry instanceof PerformanceResourceTiming &&
+              new URL(entry.name).pathname.startsWith('/platform/') &&
+              entry.startTime <= bench.ready,
+          )
+          .map((entry) => ({
+            path: new URL(entry.name).pathname + new URL(entry.name).search,
+            start: entry.startTime,
+            end: entry.responseEnd,
+          }));
+        return {
+          ready: bench.ready,
+          lcp: bench.lcp,
+          scripts: [...new Set([...entry, ...loaded])],
+          reads,
+        };
       });
       let bytes = 0;
       for (const url of scripts) {
@@ -92,12 +114,21 @@ async function main() {
         }
         bytes += size;
       }
+      if (n === RUNS) {
+        console.log('  API reads of the last run (start → answer, ms):');
+        for (const read of reads) {
+          console.log(
+            `    ${read.start.toFixed(0).padStart(5)} → ${read.end.toFixed(0).padStart(5)}  ${read.path}`,
+          );
+        }
+      }
       if (n === RUNS && process.env.BENCH_DETAIL) {
         for (const url of scripts) {
           const kb = (gzipped.get(url) ?? 0) / 1024;
           console.log(`    ${kb.toFixed(1)} KB  ${new URL(url).pathname}`);
         }
       }
+      if (n === 0) first = ready;
       if (n > 0)
         runs.push({
           readyMs: ready,
@@ -115,9 +146,12 @@ async function main() {
   const jsKb = median(runs.map((run) => run.jsKb));
   const scripts = median(runs.map((run) => run.scripts));
   const verdict = (ok: boolean) => (ok ? 'meets budget' : 'OVER budget');
-  console.log(`Billing page of acme-pro, cold, ${RUNS} runs (medians), Chromium headless:`);
+  console.log(`Billing page of acme-pro, no browser cache, Chromium headless:`);
   console.log(
-    `  every section rendered with its data: ${readyMs.toFixed(0)} ms (budget < ${BUDGET.readyMs} ms) ${verdict(readyMs < BUDGET.readyMs)}`,
+    `  first load of a freshly started server, every section rendered with its data: ${first.toFixed(0)} ms (budget ≤ ${BUDGET.firstReadyMs} ms) ${verdict(first <= BUDGET.firstReadyMs)}`,
+  );
+  console.log(
+    `  warm server, ${RUNS} loads (medians), every section rendered with its data: ${readyMs.toFixed(0)} ms (budget ≤ ${BUDGET.readyMs} ms) ${verdict(readyMs <= BUDGET.readyMs)}`,
   );
   console.log(`  largest contentful paint: ${lcpMs.toFixed(0)} ms`);
   console.log(

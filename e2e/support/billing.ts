@@ -119,3 +119,20 @@ export async function expectCleanPage(page: Page, width: number): Promise<void> 
     width,
   );
 }
+
+/** An invoice as the API lists it: what a browser test checks against the screen. */
+export interface ApiInvoice {
+  id: string;
+  number: string;
+  status: string;
+  amount_due: number;
+}
+
+/** The organization's newest invoices (up to 50), read with the page's own session. */
+export async function apiInvoices(page: Page, slug: string): Promise<ApiInvoice[]> {
+  const response = await page.request.get(
+    `/platform/organizations/${slug}/billing/invoices?offset=0&limit=50`,
+  );
+  expect(response.status()).toBe(200);
+  return (await response.json()) as ApiInvoice[];
+}

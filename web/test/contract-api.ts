@@ -1,10 +1,10 @@
 import { resetCsrfToken } from '../src/data/api-client';
 
 /**
- * A stand-in for API routes that are specified (billing-spec §7, product-decisions §9) but not yet
- * built on this branch: the app's own fetch client runs unchanged, and each request it makes is
- * answered by a handler written from the contract and noted for assertions. Use the real API
- * (real-api.ts) for every route that exists.
+ * Answers a component test's requests from handlers written from the API's contract (the spec's calls and
+ * their documented answers), noting each request for assertions: for component tests that need chosen
+ * answers without a running server. The app's own fetch client runs unchanged. The browser tests (e2e/)
+ * and real-api.ts run against the real server.
  */
 export interface ContractRequest {
   method: string;

@@ -16,6 +16,8 @@ import organizationAcmeFree from './recorded/organization-acme-free.json';
 import organizationAcmePro from './recorded/organization-acme-pro.json';
 import organizationAwsCo from './recorded/organization-aws-co.json';
 import organizationFlyCo from './recorded/organization-fly-co.json';
+import organizationLimitsCo from './recorded/organization-limits-co.json';
+import organizationPaygCo from './recorded/organization-payg-co.json';
 import organizationVercel from './recorded/organization-vercel_icfg_demo123.json';
 import organizations from './recorded/organizations.json';
 import partnerLinkVercel from './recorded/partner-link-vercel.json';
@@ -39,6 +41,8 @@ export const recorded = {
     vercel: organizationSchema.parse(organizationVercel),
     awsCo: organizationSchema.parse(organizationAwsCo),
     flyCo: organizationSchema.parse(organizationFlyCo),
+    limitsCo: organizationSchema.parse(organizationLimitsCo),
+    paygCo: organizationSchema.parse(organizationPaygCo),
   },
   projects: { acmePro: z.array(projectSchema).parse(projectsAcmePro) },
   partnerLink: { vercel: partnerLinkSchema.parse(partnerLinkVercel) },

@@ -28,19 +28,11 @@ export interface DatabaseHandle {
    * before that statement's own call returns.
    */
   onAccessChange?: ((listener: () => void) => Promise<void>) | undefined;
-  /**
-   * The same, for writes to an organization's billing data (migration 0029's tables): `listener` gets the
-   * organization's id, or '' for every organization (a table emptied).
-   */
-  onOrganizationChange?:
-    ((listener: (organizationId: string) => void) => Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
 /** The channel migration 0011's triggers notify. */
 const ACCESS_CHANGED_CHANNEL = 'access_changed';
-/** The channel migration 0029's triggers notify, when `meterline.notify_changes` is on. */
-const ORGANIZATION_CHANGED_CHANNEL = 'organization_changed';
 
 // Cents live in bigint columns; they stay far below 2^53, so numbers are exact.
 const INT8_OID = 20;
@@ -55,9 +47,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
-      // Migration 0029's announcements are for the embedded database: off here, whatever the server's
-      // defaults (every commit that notifies takes PostgreSQL's notification lock, and nobody listens).
-      options: `-c meterline.notify_changes=off${schema ? ` -c search_path=${schema}` : ''}`,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     // A connection cut while idle (the server restarted, a failover) is an 'error' of the pool; without
     // a listener it would end the process. pg drops that connection and opens a new one when needed.
@@ -80,8 +70,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     if (schema) {
       await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
     }
-    // This process is the store's only writer: its changes are announced to it (migration 0029).
-    await client.exec(`SET meterline.notify_changes TO 'on'`);
   } catch (error) {
     unlock();
     throw error;
@@ -95,9 +83,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // PGlite hands a commit's notifications to its listeners before that statement's promise settles.
     onAccessChange: async (listener) => {
       await client.listen(ACCESS_CHANGED_CHANNEL, listener);
-    },
-    onOrganizationChange: async (listener) => {
-      await client.listen(ORGANIZATION_CHANGED_CHANNEL, listener);
     },
     close: async () => {
       try {

@@ -52,6 +52,12 @@ export function contentSecurityPolicy(scriptHashes: string[]): Record<string, st
  * (paths hold invoice ids), and HSTS only on an answer that went over TLS (a plain-http one would be ignored,
  * and on localhost it would pin the browser to https).
  */
+/** The platform API and the operator's endpoints, not the web app's files or pages. */
+function isApiPath(url: string): boolean {
+  if (url.startsWith('/platform/docs')) return false;
+  return url.startsWith('/platform/') || url.startsWith('/internal/');
+}
+
 export default fp(
   async function securityHeaders(app: FastifyInstance, opts: { indexHtml: string }) {
     await app.register(helmet, {
@@ -67,6 +73,9 @@ export default fp(
     });
     app.addHook('onRequest', async (request, reply) => {
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      // The API's answers are one member's billing data (cards, addresses, secrets shown once, pay
+      // links): never kept by a browser's disk cache or a shared proxy. A route may say otherwise.
+      if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
     });
   },
   { name: 'security-headers' },

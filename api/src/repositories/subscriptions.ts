@@ -64,16 +64,32 @@ export async function subscriptionsDue(db: Db, endedBy: Date): Promise<string[]>
   return rows.map((row) => row.organization_id);
 }
 
-export function listProjectAddonsNow(db: Db, organizationId: string, at: Date) {
+/**
+ * Every project of the organization in ref order, each with the add-ons it holds at `at` (one row per add-on,
+ * or one row with `addon` null for a project without any): one statement for the subscription read.
+ */
+export function listProjectsWithAddonsNow(db: Db, organizationId: string, at: Date) {
   return db
-    .selectFrom('project_addons')
-    .innerJoin('projects', 'projects.id', 'project_addons.project_id')
-    .select(['projects.ref', 'projects.name', 'project_addons.addon', 'project_addons.variant'])
-    .where('project_addons.organization_id', '=', organizationId)
-    .where('project_addons.started_at', '<=', at)
-    .where((eb) =>
-      eb.or([eb('project_addons.ended_at', 'is', null), eb('project_addons.ended_at', '>', at)]),
+    .selectFrom('projects')
+    .leftJoin('project_addons', (join) =>
+      join
+        .onRef('project_addons.project_id', '=', 'projects.id')
+        .on('project_addons.started_at', '<=', at)
+        .on((eb) =>
+          eb.or([
+            eb('project_addons.ended_at', 'is', null),
+            eb('project_addons.ended_at', '>', at),
+          ]),
+        ),
     )
+    .select([
+      'projects.ref',
+      'projects.name',
+      'projects.compute_size',
+      'project_addons.addon',
+      'project_addons.variant',
+    ])
+    .where('projects.organization_id', '=', organizationId)
     .orderBy('projects.ref')
     .execute();
 }

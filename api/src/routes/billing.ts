@@ -9,7 +9,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { readTime } from '../plugins/read-cache.ts';
 import { requireOrg } from '../plugins/request-context.ts';
 import { getSubscription } from '../repositories/subscriptions.ts';
 import {
@@ -22,8 +21,6 @@ const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorR
 const readSubscriptions = {
   access: { kind: 'org', permission: 'billing_read:subscriptions' },
 } as const;
-/** The billing page's reads: their answers may be kept between writes (plugins/read-cache.ts). */
-const readKept = { ...readSubscriptions, readCache: true } as const;
 
 const billingRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -50,7 +47,7 @@ const billingRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/platform/organizations/:slug/billing/subscription',
     {
-      config: readKept,
+      config: readSubscriptions,
       schema: {
         tags: ['billing'],
         summary: "The organization's subscription",
@@ -58,14 +55,13 @@ const billingRoutes: FastifyPluginAsyncZod<{
         response: { 200: subscriptionSchema, ...errors },
       },
     },
-    async (request) =>
-      describeSubscription(db, requireOrg(request).organizationId, readTime(request, clock)),
+    async (request) => describeSubscription(db, requireOrg(request).organizationId, clock.now()),
   );
 
   app.get(
     '/platform/organizations/:slug/billing/invoices/upcoming',
     {
-      config: readKept,
+      config: readSubscriptions,
       schema: {
         tags: ['billing'],
         summary: 'The invoice of the current cycle: accrued so far and projected to its end',
@@ -76,7 +72,7 @@ const billingRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const { organizationId } = requireOrg(request);
-      return currentUpcomingInvoice(db, organizationId, readTime(request, clock), cache);
+      return currentUpcomingInvoice(db, organizationId, clock.now(), cache);
     },
   );
 };

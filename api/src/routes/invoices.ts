@@ -69,8 +69,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
   app.get(
     list,
     {
-      // The billing page's reads: the answer may be kept between writes (plugins/read-cache.ts).
-      config: { ...readSubscriptions, readCache: true },
+      config: readSubscriptions,
       schema: {
         tags: ['invoices'],
         summary: 'Past invoices, newest first; the total count is in X-Total-Count (also on HEAD)',

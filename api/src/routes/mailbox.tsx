@@ -1,6 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
-import { emailOutboxQuerySchema, type EmailOutboxList } from '@meterline/domain';
+import {
+  emailOutboxQuerySchema,
+  formatInvoiceDateHour,
+  type EmailOutboxList,
+} from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -78,7 +82,9 @@ function MailboxList({ list }: { list: EmailOutboxList }) {
                   <a href={`/dev/mailbox/${encodeURIComponent(email.id)}`}>{email.subject}</a>
                 </td>
                 <td className="wide">{email.event}</td>
-                <td className="wide">{email.created_at.replace('T', ' ').slice(0, 19)} UTC</td>
+                <td className="wide">
+                  {formatInvoiceDateHour(Date.parse(email.created_at) / 1000)}
+                </td>
                 <td>{email.delivered_at ? 'Yes' : `Waiting (${email.attempts} attempts)`}</td>
               </tr>
             ))}
@@ -129,7 +135,9 @@ const mailboxRoutes: FastifyPluginAsyncZod<{ db: Db; baseUrl: string }> = async 
             <h1>{row.subject}</h1>
             <p className="hint">
               To {row.recipient} · {row.event} · Message-ID {row.message_id} ·{' '}
-              {row.delivered_at ? `delivered ${row.delivered_at.toISOString()}` : 'waiting'}
+              {row.delivered_at
+                ? `delivered ${formatInvoiceDateHour(row.delivered_at.getTime() / 1000)}`
+                : 'waiting'}
             </p>
           </div>
           <h2>HTML</h2>

@@ -46,11 +46,7 @@ const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = asyn
   app.get(
     '/platform/organizations/:slug',
     {
-      // The billing page's reads: the answer may be kept between writes (plugins/read-cache.ts).
-      config: {
-        access: { kind: 'org', permission: 'billing_read:subscriptions' },
-        readCache: true,
-      },
+      config: { access: { kind: 'org', permission: 'billing_read:subscriptions' } },
       schema: {
         tags: ['organizations'],
         summary: 'Organization details',

@@ -5,12 +5,18 @@ import { newId } from '../lib/ids.ts';
 import { closesAt, DEFAULT_CLOSE_GRACE_MINUTES } from '../lib/close-grace.ts';
 import { runBillingJobs } from '../services/billing/run-billing-jobs.ts';
 import { OVERDUE_AFTER_DAYS } from '../services/restrictions/restrictions.ts';
-import { OPERATOR_CLI } from '../repositories/record-audit.ts';
+import { OPERATOR_CLI, type AuditContext } from '../repositories/record-audit.ts';
+import {
+  deletePaymentMethod,
+  setDefaultPaymentMethod,
+} from '../services/payment-methods/payment-methods.ts';
 import { voidInvoice } from '../services/invoices/void-invoice.ts';
 import type { PaymentSimulator } from '../adapters/simulator/simulator.ts';
 import type { DemoOrganization } from './demo-world-data.ts';
 
 const DAY = 86_400;
+/** Who acts in a story's own moves (the owner of every acme-* organization). */
+const DEMO_OWNER_EMAIL = 'owner@example.com';
 
 export interface SeededOrganization {
   id: string;
@@ -65,19 +71,6 @@ async function addCard(
   return id;
 }
 
-async function makeDefault(db: Db, organizationId: string, paymentMethodId: string): Promise<void> {
-  await db
-    .updateTable('payment_methods')
-    .set({ is_default: false })
-    .where('organization_id', '=', organizationId)
-    .execute();
-  await db
-    .updateTable('payment_methods')
-    .set({ is_default: true, is_backup: false })
-    .where('id', '=', paymentMethodId)
-    .execute();
-}
-
 function expiryIn(now: number, months: number): { month: number; year: number } {
   const date = new Date(now * 1000);
   const total = date.getUTCFullYear() * 12 + date.getUTCMonth() + months;
@@ -107,7 +100,8 @@ function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number
     case 'acme-pro': {
       // The original Visa pays eleven invoices. Before the twelfth the company switches to a card with
       // insufficient funds: the twelfth fails and is forgiven, the thirteenth fails and is still open.
-      // Today the owner makes the Visa default again and removes the failing card.
+      // Today the owner makes the Visa default again and removes the failing card, through the same
+      // services as the billing page, so the audit log records both (issue 26, item 11).
       let visa = '';
       let failing = '';
       const twelfthClose = addMonthsClamped(anchor, 12);
@@ -147,8 +141,27 @@ function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number
         {
           at: seededAt,
           run: async () => {
-            await makeDefault(db, id, visa);
-            await db.deleteFrom('payment_methods').where('id', '=', failing).execute();
+            const owner = await db
+              .selectFrom('users')
+              .select(['id', 'email'])
+              .where('email', '=', DEMO_OWNER_EMAIL)
+              .executeTakeFirstOrThrow();
+            const audit: AuditContext = {
+              actor: { type: 'user', id: owner.id, email: owner.email },
+              ip: null,
+              user_agent: null,
+            };
+            const deps = storyDeps(context);
+            await setDefaultPaymentMethod(deps, {
+              organizationId: id,
+              paymentMethodId: visa,
+              audit,
+            });
+            await deletePaymentMethod(deps, {
+              organizationId: id,
+              paymentMethodId: failing,
+              audit,
+            });
           },
         },
       ];

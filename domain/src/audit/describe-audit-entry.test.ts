@@ -162,6 +162,28 @@ describe('describeAuditEntry', () => {
     }
   });
 
+  it('labels a card no longer on file as removed, when the cards on file are known', () => {
+    const failing = { id: 'pm_gone', brand: 'visa', last4: '9995' };
+    const kept = { id: 'pm_kept', ...visa };
+    const cardsOnFile = new Set(['pm_kept']);
+    const charge = (card: object) =>
+      entry(
+        'invoice.payment_failed',
+        null,
+        { number: 'ML-1-0012', amount_cents: 2500, card, failure_message: 'Insufficient funds.' },
+        { type: 'billing_job', id: null, email: null },
+      );
+    expect(describeAuditEntry(charge(failing), { cardsOnFile })).toBe(
+      'The billing job tried to collect invoice ML-1-0012 ($25.00) from the Visa card ending 9995 (removed); the payment failed: Insufficient funds.',
+    );
+    expect(describeAuditEntry(charge(kept), { cardsOnFile })).toMatch(/ending 4242; the/);
+    // Unknown without the cards on file; its own removal needs no label.
+    expect(describeAuditEntry(charge(failing))).toMatch(/ending 9995; the/);
+    expect(
+      describeAuditEntry(entry('payment_method.removed', failing, null), { cardsOnFile }),
+    ).toBe('owner@example.com removed the Visa card ending 9995');
+  });
+
   it('names a member who left by what they were', () => {
     expect(
       describeAuditEntry(

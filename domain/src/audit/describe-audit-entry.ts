@@ -14,6 +14,20 @@ export interface DescribableAuditEntry {
 
 type Fields = Record<string, unknown> | null;
 
+/** What the sentence may say beyond the entry: the ids of the cards the organization holds today. */
+export interface AuditDescriptionContext {
+  cardsOnFile?: ReadonlySet<string>;
+}
+
+/**
+ * Whether the card an entry recorded is no longer on file (removed since), so that a card the payment
+ * methods list never shows reads as removed. Unknown without the cards on file or the card's id.
+ */
+export function isRemovedCard(fields: Fields, context: AuditDescriptionContext = {}): boolean {
+  const id = text(fields, 'id');
+  return Boolean(context.cardsOnFile && id && !context.cardsOnFile.has(id));
+}
+
 const text = (fields: Fields, key: string): string | null => {
   const value = fields?.[key];
   return typeof value === 'string' && value ? value : null;
@@ -29,14 +43,18 @@ const record = (fields: Fields, key: string): Fields => {
     : null;
 };
 
-/** "a Visa card ending 4242" from `{brand, last4}`; "a card" when the entry holds none. */
-function card(fields: Fields, article: 'a' | 'the'): string {
+/**
+ * "a Visa card ending 4242" from `{brand, last4}`, "the Visa card ending 9995 (removed)" for a
+ * card no longer on file; "a card" when the entry holds none.
+ */
+function card(fields: Fields, article: 'a' | 'the', context: AuditDescriptionContext): string {
   const brand = text(fields, 'brand');
   const last4 = text(fields, 'last4');
   if (!brand || !last4) return `${article} card`;
   const name = cardBrandName(brand);
   const an = article === 'a' && /^[AEIOU]/.test(name) ? 'an' : article;
-  return `${an} ${name} card ending ${last4}`;
+  const removed = isRemovedCard(fields, context) ? ' (removed)' : '';
+  return `${an} ${name} card ending ${last4}${removed}`;
 }
 
 const plan = (value: string | null): string =>
@@ -106,7 +124,10 @@ const failed = (after: Fields): string => {
 };
 
 /** What the actor did, after its name: "turned the spend cap off". */
-function predicate({ action, before, after }: DescribableAuditEntry): string {
+function predicate(
+  { action, before, after }: DescribableAuditEntry,
+  context: AuditDescriptionContext,
+): string {
   switch (action) {
     case 'plan.changed':
       return `changed the plan from ${plan(text(before, 'plan'))} to ${plan(text(after, 'plan'))}`;
@@ -124,23 +145,23 @@ function predicate({ action, before, after }: DescribableAuditEntry): string {
     case 'spend_cap.update_failed':
       return `tried to turn the spend cap ${after?.['spend_cap'] === true ? 'on' : 'off'}; ${failed(after)}`;
     case 'payment_method.added':
-      return `added ${card(after, 'a')}`;
+      return `added ${card(after, 'a', context)}`;
     case 'payment_method.default_set':
-      return `made ${card(record(after, 'default_card'), 'the')} the default`;
+      return `made ${card(record(after, 'default_card'), 'the', context)} the default`;
     case 'payment_method.removed':
-      return `removed ${card(before, 'the')}`;
+      return `removed ${card(before, 'the', {})}`;
     case 'payment_method.backup_set':
-      return `made ${card(record(after, 'backup_card'), 'the')} the backup`;
+      return `made ${card(record(after, 'backup_card'), 'the', context)} the backup`;
     case 'payment_method.backup_cleared':
-      return `stopped using ${card(record(before, 'backup_card'), 'the')} as the backup`;
+      return `stopped using ${card(record(before, 'backup_card'), 'the', context)} as the backup`;
     case 'credits.topped_up':
-      return `topped up ${credit(count(after, 'amount_cents'))} with ${card(record(after, 'card'), 'the')}`;
+      return `topped up ${credit(count(after, 'amount_cents'))} with ${card(record(after, 'card'), 'the', context)}`;
     case 'credits.top_up_failed':
       return `tried to top up ${credit(count(after, 'amount_cents'))}; ${failed(after)}`;
     case 'invoice.paid':
-      return `paid ${invoice(after)}${amountInParentheses(count(after, 'amount_paid_cents'))} with ${card(record(after, 'card'), 'the')}`;
+      return `paid ${invoice(after)}${amountInParentheses(count(after, 'amount_paid_cents'))} with ${card(record(after, 'card'), 'the', context)}`;
     case 'invoice.payment_failed':
-      return `tried to collect ${invoice(after)}${amountInParentheses(count(after, 'amount_cents'))} from ${card(record(after, 'card'), 'the')}; ${failed(after)}`;
+      return `tried to collect ${invoice(after)}${amountInParentheses(count(after, 'amount_cents'))} from ${card(record(after, 'card'), 'the', context)}; ${failed(after)}`;
     case 'invoice.voided':
       return `voided ${invoice(after) === 'an invoice' ? invoice(before) : invoice(after)}`;
     case 'customer.updated':
@@ -196,6 +217,9 @@ export function describeAuditActor(actor: DescribableAuditEntry['actor']): strin
  * One readable sentence per entry, as the audit log page and its export show it:
  * "owner@example.com turned the spend cap off", "owner@example.com added a Visa card ending 4242".
  */
-export function describeAuditEntry(entry: DescribableAuditEntry): string {
-  return `${describeAuditActor(entry.actor)} ${predicate(entry)}`;
+export function describeAuditEntry(
+  entry: DescribableAuditEntry,
+  context: AuditDescriptionContext = {},
+): string {
+  return `${describeAuditActor(entry.actor)} ${predicate(entry, context)}`;
 }

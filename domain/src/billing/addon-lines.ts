@@ -59,8 +59,11 @@ function addonLine(
     usageOriginal: Q.toNumber(hours, QUANTITY_DECIMALS),
     // The plan includes none of an add-on's hours.
     includedQuantity: 0,
-    quantity: Q.divide(hours, month),
-    unitPrice: prices.size === 1 && onlyPrice !== undefined ? Q.rational(onlyPrice) : null,
+    // At two prices (a first project's) no one price makes the amount: the line is one unit of itself,
+    // and its price description states both.
+    ...(prices.size === 1 && onlyPrice !== undefined
+      ? { quantity: Q.divide(hours, month), unitPrice: Q.rational(onlyPrice) }
+      : { quantity: Q.rational(1), unitPrice: Q.rational(amount) }),
     breakdown: breakdownOf(amount, shares, window.projects),
   });
 }

@@ -10,9 +10,26 @@ import { formatPriceDollars, priceRational } from './unit-price.ts';
 
 /**
  * A project's compute size as a subscription variant: billed for the hours it runs at the size's
- * hourly price, except on a plan that bills no compute (Free: the free instance).
+ * hourly price, except on a plan that bills no compute (Free: the free instance). The variants are a
+ * table, one per plan and size, made once: the subscription read names one for every project.
  */
 export function computeVariant(planId: PlanId, size: ComputeSize): AddonVariant {
+  let bySize = COMPUTE_VARIANTS.get(planId);
+  if (!bySize) {
+    bySize = new Map();
+    COMPUTE_VARIANTS.set(planId, bySize);
+  }
+  let variant = bySize.get(size);
+  if (!variant) {
+    variant = Object.freeze(describeComputeVariant(planId, size));
+    bySize.set(size, variant);
+  }
+  return variant;
+}
+
+const COMPUTE_VARIANTS = new Map<PlanId, Map<ComputeSize, Readonly<AddonVariant>>>();
+
+function describeComputeVariant(planId: PlanId, size: ComputeSize): AddonVariant {
   const definition = COMPUTE_DEFINITIONS[computeMetricForSize(size)];
   const billed = BILLING_PLANS[planId].billsCompute;
   return {

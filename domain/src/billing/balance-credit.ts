@@ -15,3 +15,25 @@ export function creditedToBalance(totalCents: Cents, billedViaPartner: boolean):
   const total = toCents(totalCents);
   return !billedViaPartner && total < 0 ? -total : 0;
 }
+
+/** What the credit balance covers of an invoice, and what is left for the card. */
+export interface CreditCover {
+  readonly creditApplied: Cents;
+  readonly charge: Cents;
+}
+
+/**
+ * How the credit balance meets an invoice's total when it is finalized (product-decisions §4): the
+ * credit the organization holds (a positive balance) pays first, up to the total; the card is charged
+ * the rest, never below zero. A partner that bills the organization settles it: no credit applies.
+ */
+export function creditCover(
+  totalCents: Cents,
+  balanceCents: Cents,
+  billedViaPartner: boolean,
+): CreditCover {
+  const total = Math.max(0, toCents(totalCents));
+  const held = billedViaPartner ? 0 : Math.max(0, toCents(balanceCents));
+  const creditApplied = Math.min(held, total);
+  return { creditApplied, charge: total - creditApplied };
+}

@@ -46,9 +46,12 @@ export function computeCreditsLine(
     unitPriceDesc: `${formatCents(credits)} per month`,
     usageMetric: null,
     usageOriginal: null,
-    // The cycle's share of a month's credits (one month for a whole cycle); what they cover is capped
-    // by the compute billed, so no unit price makes it.
-    quantity: cycleFraction(window.period),
-    unitPrice: null,
+    // Counted in months of credits at minus the month's credits: the cycle's share of a month (one for
+    // a whole cycle), or, when the compute billed is less than that, what they cover of a month.
+    quantity:
+      covered < roundHalfUp(cycleComputeCredits(window))
+        ? Q.divide(Q.rational(covered), Q.rational(credits))
+        : cycleFraction(window.period),
+    unitPrice: Q.rational(-credits),
   });
 }

@@ -5,6 +5,7 @@ import {
   formatGigabytes,
   formatHours,
   formatUsage,
+  usageFigureNote,
 } from './format.ts';
 
 describe('usage display', () => {
@@ -45,5 +46,13 @@ describe('usage display', () => {
     expect(billingMetricName('COMPUTE_HOURS_16XL')).toBe('16XL');
     expect(billingMetricName('COMPUTE_HOURS_BRANCH')).toBe('Branching');
     expect(billingMetricName('EGRESS')).toBe('Egress');
+  });
+
+  it("says when a figure is the cycle's average or peak, and nothing for totals", () => {
+    expect(usageFigureNote('DATABASE_SIZE')).toBe('Average over the billing cycle so far');
+    expect(usageFigureNote('STORAGE_SIZE')).toBe('Average over the billing cycle so far');
+    expect(usageFigureNote('REALTIME_PEAK_CONNECTIONS')).toBe('Peak in the billing cycle so far');
+    expect(usageFigureNote('EGRESS')).toBeNull();
+    expect(usageFigureNote('COMPUTE_HOURS_XS')).toBeNull();
   });
 });

@@ -51,3 +51,15 @@ export function formatUsage(metric: BillingMetric, usage: number): string {
   if (unit === 'hours') return formatHours(usage);
   return `${upToTwoDecimals.format(usage)}${UNIT_SUFFIX[unit] ?? ''}`;
 }
+
+/**
+ * What a metric's usage figure is when it is not a plain total: sizes and rates are billed on their
+ * average over the cycle, so "4.20 GB" is the cycle's average size, not today's; null for totals.
+ */
+export function usageFigureNote(metric: BillingMetric): string | null {
+  if (isComputeMetric(metric)) return null;
+  const { aggregation } = USAGE_METRIC_DEFINITIONS[metric];
+  if (aggregation === 'average') return 'Average over the billing cycle so far';
+  if (aggregation === 'max') return 'Peak in the billing cycle so far';
+  return null;
+}

@@ -52,8 +52,7 @@ export function reconcilingQuantity(
 }
 
 /** The quantity as the line states it: six decimals, or as many more as it takes to reconcile. */
-function statedQuantity(quantity: Q.Rational, unitPrice: number | null, amount: Cents): number {
-  if (unitPrice === null) return Q.toNumber(quantity, LINE_QUANTITY_DECIMALS);
+function statedQuantity(quantity: Q.Rational, unitPrice: number, amount: Cents): number {
   return reconcilingQuantity(
     quantity,
     unitPrice,
@@ -77,15 +76,18 @@ export function invoiceLine(fields: {
   includedQuantity?: number | null;
   /** How many of the unit `unitPriceDesc` prices the line bills (hours, GB, months...). */
   quantity: Q.Rational;
-  /** Cents per that unit; null when no single price makes the amount (credits, two MFA prices). */
-  unitPrice: Q.Rational | null;
+  /**
+   * Cents per that unit, so that quantity × unit price is the amount (issue 26, item 7): every line
+   * has one (compute credits at minus the month's credits, a line at two prices as one unit of itself).
+   */
+  unitPrice: Q.Rational;
   /** Time given back on a plan change (the unused part of the old plan's fee). */
   proration?: boolean;
   isBranch?: boolean;
   isReadReplica?: boolean;
   breakdown?: InvoiceLineBreakdown[];
 }): UpcomingInvoiceLine {
-  const unitPrice = fields.unitPrice === null ? null : unitPriceCents(fields.unitPrice);
+  const unitPrice = unitPriceCents(fields.unitPrice);
   return {
     description: fields.description,
     amount: fields.amount,

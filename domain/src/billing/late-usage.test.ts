@@ -40,7 +40,7 @@ describe('lateUsageLines', () => {
     const billed: CycleUsage = { compute: [], usage: { EGRESS: 200 * GB } };
     const reported: CycleUsage = { compute: [], usage: { EGRESS: 300 * GB } };
     const late = lateUsageLines(payg, billed, reported);
-    expect(summary(late)).toEqual([['Egress (late usage, 1 Nov – 1 Dec 2026)', 450]]);
+    expect(summary(late)).toEqual([['Egress (late usage, Nov 01, 2026 – Dec 01, 2026)', 450]]);
     expect(late[0]).toMatchObject({
       usage_metric: 'EGRESS',
       usage_original: 100 * GB,
@@ -56,7 +56,7 @@ describe('lateUsageLines', () => {
       { compute: [], usage: { EGRESS: 260 * GB } },
       { compute: [], usage: { EGRESS: 300 * GB } },
     );
-    expect(summary(late)).toEqual([['Egress (late usage, 1 Nov – 1 Dec 2026)', 360]]);
+    expect(summary(late)).toEqual([['Egress (late usage, Nov 01, 2026 – Dec 01, 2026)', 360]]);
   });
 
   it('covers late compute with what is left of the compute credits', () => {
@@ -67,8 +67,8 @@ describe('lateUsageLines', () => {
       { compute: [micro(900)], usage: {} },
     );
     expect(summary(late)).toEqual([
-      ['Compute Hours Micro (late usage, 1 Nov – 1 Dec 2026)', 807],
-      ['Compute Credits (late usage, 1 Nov – 1 Dec 2026)', -597],
+      ['Compute Hours Micro (late usage, Nov 01, 2026 – Dec 01, 2026)', 807],
+      ['Compute Credits (late usage, Nov 01, 2026 – Dec 01, 2026)', -597],
     ]);
     expect(late[0]?.usage_original).toBe(600);
     expect(late[1]?.usage_original).toBeNull();
@@ -97,12 +97,12 @@ describe('lateUsageLines', () => {
     const reported: CycleUsage = { compute: [], usage: { DISK_SIZE_GB_HOURS_GP3: 12_520 } };
     // 1,000 GB-hours beyond × 0.0171¢ = 17.1 → 17.
     expect(summary(lateUsageLines(payg, billed, reported))).toEqual([
-      ['Disk Size GP3 (late usage, 1 Nov – 1 Dec 2026)', 17],
+      ['Disk Size GP3 (late usage, Nov 01, 2026 – Dec 01, 2026)', 17],
     ]);
     const oneProject = { ...payg, projects: payg.projects.slice(0, 1) };
     // One project: 5,760 included, all of the billed 11,000 was beyond; 1,520 more × 0.0171¢ = 26.
     expect(summary(lateUsageLines(oneProject, billed, reported))).toEqual([
-      ['Disk Size GP3 (late usage, 1 Nov – 1 Dec 2026)', 26],
+      ['Disk Size GP3 (late usage, Nov 01, 2026 – Dec 01, 2026)', 26],
     ]);
   });
 

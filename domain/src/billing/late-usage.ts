@@ -122,14 +122,13 @@ export function lateUsageLines(
     if (amount === 0) return [];
     const quantity = (window: BillingWindow) => quantityOf(window, line) ?? Q.ZERO;
     const late = Q.subtract(quantity(after), quantity(before));
-    const unitPrice = line.unit_price === null ? null : Q.rationalFromNumber(line.unit_price);
+    const unitPrice = Q.rationalFromNumber(line.unit_price);
     // What the line bills now less what was billed, in the line's own unit: the late amount at the
     // line's price, so that quantity × unit price is the amount (each close rounded once, so the
     // difference of the two quantities could round a cent away from the difference of the amounts).
-    const billable =
-      unitPrice === null || Q.isZero(unitPrice)
-        ? Q.subtract(lineQuantity(now), lineQuantity(then))
-        : Q.divide(Q.rational(amount), unitPrice);
+    const billable = Q.isZero(unitPrice)
+      ? Q.subtract(lineQuantity(now), lineQuantity(then))
+      : Q.divide(Q.rational(amount), unitPrice);
     const hasUsage = quantityOf(after, line) !== null;
     return [
       invoiceLine({

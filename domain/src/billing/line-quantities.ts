@@ -1,11 +1,17 @@
 import { formatCents } from '../money/format-cents.ts';
 import * as Q from '../money/rational.ts';
-import { isAddonMetric } from './addons.ts';
+import { ADDON_DEFINITIONS, isAddonMetric } from './addons.ts';
 import { isComputeMetric } from './compute.ts';
 import { reconcilingQuantity } from './invoice-line.ts';
 import type { BillingMetric } from './metrics.ts';
 import { isQuotaMetric, QUOTA_DEFINITIONS } from './quotas.ts';
 import type { InvoiceLineBreakdown, UpcomingInvoiceLine } from './schemas.ts';
+
+/**
+ * A line as shown: the upcoming invoice's, or a finalized invoice's, whose unit price is null on
+ * lines recorded before it was kept.
+ */
+export type ShownLine = Omit<UpcomingInvoiceLine, 'unit_price'> & { unit_price: number | null };
 
 /** The fewest and the most decimals a billable quantity is shown with. */
 const MIN_DECIMALS = 2;
@@ -74,9 +80,10 @@ function formatNumber(value: number, decimals: number, label: string): string {
  * The billable quantity as shown, and its decimals: two, or more when the quantity rounded to two would
  * not give back the amount at the line's price (0.48 of a month at $10.00 is $4.80; the line bills $4.84).
  */
-export function shownBillable(
-  line: Pick<UpcomingInvoiceLine, 'quantity' | 'unit_price' | 'amount'>,
-): { value: number; decimals: number } {
+export function shownBillable(line: Pick<ShownLine, 'quantity' | 'unit_price' | 'amount'>): {
+  value: number;
+  decimals: number;
+} {
   const exact = Q.rationalFromNumber(line.quantity);
   if (line.unit_price === null) {
     return { value: Q.toNumber(exact, MIN_DECIMALS), decimals: MIN_DECIMALS };
@@ -97,10 +104,10 @@ export function shownBillable(
  * that are not priced from usage at a single price (the plan fee, compute credits, an add-on whose first
  * project pays another price), which show their price description instead.
  */
-export function lineQuantities(line: UpcomingInvoiceLine): LineQuantities | null {
+export function lineQuantities(line: ShownLine): LineQuantities | null {
   if (!line.usage_based || line.usage_metric === null) return null;
   // Priced twice (a first project's price), or included at no price: the price description says it.
-  if (line.unit_price === null || line.unit_price === 0) return null;
+  if (line.unit_price === null || line.unit_price === 0 || pricedTwice(line)) return null;
   const unit = unitOf(line.usage_metric);
   if (!unit) return null;
   const { value: quantity, decimals } = shownBillable(line);
@@ -149,7 +156,7 @@ export function lineQuantities(line: UpcomingInvoiceLine): LineQuantities | null
  * the line's amount.
  */
 export function projectShare(
-  line: Pick<UpcomingInvoiceLine, 'usage_metric' | 'unit_price' | 'breakdown' | 'amount'>,
+  line: Pick<ShownLine, 'usage_metric' | 'unit_price' | 'breakdown' | 'amount'>,
   entry: InvoiceLineBreakdown,
 ): { usage: string | null; share: string | null } {
   const unit = line.usage_metric === null ? null : unitOf(line.usage_metric);
@@ -167,9 +174,23 @@ export function projectShare(
   }
   const total = line.breakdown.reduce((sum, row) => sum + row.usage, 0);
   // One project makes the whole line: its amount says all a share would.
-  if (line.unit_price === null || total <= 0 || line.breakdown.length < 2) {
+  if (line.unit_price === null || pricedTwice(line) || total <= 0 || line.breakdown.length < 2) {
     return { usage, share: null };
   }
   const percent = formatNumber((entry.usage / total) * 100, 1, '%');
   return { usage, share: `${percent}% of ${formatCents(line.amount)}` };
+}
+
+/**
+ * An add-on line whose first project pays another price (phone MFA) over several projects: no one
+ * price makes it, so it is stated as one unit of itself and its price description says both prices.
+ */
+function pricedTwice(line: Pick<UpcomingInvoiceLine, 'usage_metric' | 'breakdown'>): boolean {
+  const metric = line.usage_metric;
+  return (
+    metric !== null &&
+    isAddonMetric(metric) &&
+    ADDON_DEFINITIONS[metric].firstProjectMonthlyPriceCents !== null &&
+    line.breakdown.length > 1
+  );
 }

@@ -23,8 +23,8 @@ export function planLine(window: BillingWindow): UpcomingInvoiceLine {
       byContract && !window.contract ? 'Custom (by contract)' : `${formatCents(price)} per month`,
     usageMetric: null,
     usageOriginal: null,
-    // One month's fee at its price (enterprise: the contract's; none agreed yet: no price).
+    // One month's fee at its price (enterprise: the contract's; none agreed yet: $0.00).
     quantity: Q.rational(1),
-    unitPrice: byContract && !window.contract ? null : Q.rational(price),
+    unitPrice: Q.rational(price),
   });
 }

@@ -43,8 +43,8 @@ describe('explainProjection', () => {
     expect(invoice.projection.remaining_hours).toBe(479);
     expect(invoice.projection.measured_hours).toBe(241);
     expect(explained.summary).toBe(
-      "Projected from Nov 11, 2026, 01:00 UTC: what runs now keeps running at today's size for " +
-        'the 479 hours left in the cycle, and usage that adds up (egress, invocations, messages) ' +
+      "Projected from now: what runs now keeps running at today's size for " +
+        'the 479 whole hours left in the cycle, and usage that adds up (egress, invocations, messages) ' +
         'keeps its rate so far, measured over 241 hours. Distinct users, sizes and peaks stay as ' +
         'they are now.',
     );

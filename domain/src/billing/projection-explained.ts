@@ -1,4 +1,3 @@
-import { formatInvoiceDateHour } from '../format/dates.ts';
 import type { Cents } from '../money/cents.ts';
 import { sumCents } from '../money/cents.ts';
 import { formatUsage } from './format.ts';
@@ -164,13 +163,15 @@ export function explainProjection(invoice: PricedInvoice): ProjectionExplained {
       how: 'Not billed at the end',
     });
   }
-  const { from, remaining_hours: remaining, measured_hours: measured } = invoice.projection;
+  const { remaining_hours: remaining, measured_hours: measured } = invoice.projection;
   const summary =
     remaining === 0
       ? 'The cycle has ended: the projection is what was used.'
-      : `Projected from ${formatInvoiceDateHour(Date.parse(from) / 1000)}: what runs now keeps ` +
-        `running at today's size for the ${remaining.toLocaleString('en-US')} ` +
-        `${plural(remaining, 'hour', 'hours')} left in the cycle, and usage that adds up (egress, ` +
+      : // The projection starts at the coming whole hour (the hour under way counts as used): a
+        // time not yet reached is never named as where it starts.
+        `Projected from now: what runs now keeps running at today's size for the ` +
+        `${remaining.toLocaleString('en-US')} whole ${plural(remaining, 'hour', 'hours')} left in ` +
+        `the cycle, and usage that adds up (egress, ` +
         `invocations, messages) keeps its rate so far, measured over ${measured.toLocaleString('en-US')} ` +
         `${plural(measured, 'hour', 'hours')}. Distinct users, sizes and peaks stay as they are now.`;
   return {

@@ -48,11 +48,11 @@ export const upcomingInvoiceLineSchema = documented(
         'The billable quantity: how many of the unit `unit_price_desc` prices the line bills (hours, ' +
         'GB, months, MAU beyond the quota). quantity × unit_price rounds half up to `amount`',
     }),
-    unit_price: documented(z.nullable(z.number()), {
+    unit_price: documented(z.number(), {
       description:
         'US cents per unit of `quantity`, exact (1.344 for a Micro hour); quantity × unit_price is the ' +
-        'amount before its one rounding. Null when no single price makes the amount (compute ' +
-        'credits, phone MFA at two prices)',
+        'amount before its one rounding. Compute credits count months of credits at minus the ' +
+        "month's credits; a line at two prices (phone MFA's first project) is 1 × its amount",
     }),
     usage_based: documented(z.boolean(), {
       description: "Priced from a metric's measured hours or usage (compute, add-ons, overage)",

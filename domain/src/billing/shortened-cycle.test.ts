@@ -162,7 +162,7 @@ describe('late usage of a cycle cut short', () => {
     const after = cycleUsageLines(terms, reported);
     expect(summary(after)).toEqual([['Database Size', 2]]);
     expect(summary(before)).toEqual([['Database Size', 1]]);
-    expect(summary(late)).toEqual([['Database Size (late usage, 20 Nov – 20 Nov 2026)', 1]]);
+    expect(summary(late)).toEqual([['Database Size (late usage, Nov 20, 2026 – Nov 20, 2026)', 1]]);
     const line = late[0];
     // The late usage in GB-months: (100 − 50 GB) / 720.
     expect(line?.usage_original).toBe(69_444_444.44);

@@ -40,10 +40,11 @@ describe('customerAddressSchema', () => {
   });
 
   it.each([
-    ['line1', '  ab  ', 'Address line 1 is required'],
+    ['line1', '  ab  ', 'Address line 1 must be at least 3 characters'],
+    ['line1', 'x', 'Address line 1 must be at least 3 characters'],
     ['line1', '', 'Address line 1 is required'],
     ['line1', undefined, 'Address line 1 is required'],
-    ['city', ' D ', 'City is required'],
+    ['city', ' D ', 'City must be at least 2 characters'],
     ['city', undefined, 'City is required'],
     ['postal_code', '   ', 'Postal code is required'],
     ['postal_code', undefined, 'Postal code is required'],

@@ -28,12 +28,23 @@ function tooLong(label: string, max: number): string {
   return `${label} must be at most ${max} characters`;
 }
 
-/** A trimmed string of at least `min` characters; a missing field gets the same message as a short one. */
-function requiredText(message: string, min: number, label: string, max = TEXT_MAX) {
+/**
+ * A trimmed string of at least `min` characters. A missing or blank field gets `message`; one typed
+ * but too short says so ("Address line 1 must be at least 3 characters"), unless `short` gives the
+ * spec's own words for it.
+ */
+function requiredText(
+  message: string,
+  min: number,
+  label: string,
+  max = TEXT_MAX,
+  short = `${label} must be at least ${min} characters`,
+) {
   return z
     .string({ error: message })
     .check(z.trim())
-    .check(z.minLength(min, { error: message, abort: true }))
+    .check(z.minLength(1, { error: message, abort: true }))
+    .check(z.minLength(min, { error: short, abort: true }))
     .check(z.maxLength(max, tooLong(label, max)))
     .check(z.regex(PLAIN_TEXT, controlCharactersMessage(label)));
 }
@@ -102,7 +113,7 @@ function emptyAddressToNull(value: unknown): unknown {
  */
 export const customerUpdateSchema = documented(
   z.strictObject({
-    billing_name: requiredText(BILLING_NAME_MESSAGE, 3, 'Name'),
+    billing_name: requiredText(BILLING_NAME_MESSAGE, 3, 'Name', TEXT_MAX, BILLING_NAME_MESSAGE),
     address: documented(
       z._default(z.pipe(z.transform(emptyAddressToNull), z.nullable(customerAddressSchema)), null),
       {
@@ -155,7 +166,13 @@ export const taxIdSchema = documented(
           ),
         { description: 'A type of the tax ID catalogue, e.g. eu_vat' },
       ),
-      value: requiredText(TAX_ID_VALUE_MESSAGE, 2, 'Tax ID', TAX_ID_VALUE_MAX),
+      value: requiredText(
+        TAX_ID_VALUE_MESSAGE,
+        2,
+        'Tax ID',
+        TAX_ID_VALUE_MAX,
+        TAX_ID_VALUE_MESSAGE,
+      ),
       country: documented(
         z
           .string({ error: TAX_ID_COUNTRY_MESSAGE })

@@ -12,9 +12,9 @@ describe('date formats', () => {
     expect(formatGraceEnd(nov1)).toBe('01 Nov, 2026');
   });
 
-  it('names a billing period with its year once, or twice across a new year', () => {
+  it('writes a period as its two ends in the invoice-date format', () => {
     const day = (y: number, m: number, d: number) => Date.UTC(y, m, d) / 1000;
-    expect(formatPeriod(day(2026, 10, 1), day(2026, 11, 1))).toBe('1 Nov – 1 Dec 2026');
-    expect(formatPeriod(day(2026, 11, 15), day(2027, 0, 15))).toBe('15 Dec 2026 – 15 Jan 2027');
+    expect(formatPeriod(day(2026, 10, 1), day(2026, 11, 1))).toBe('Nov 01, 2026 – Dec 01, 2026');
+    expect(formatPeriod(day(2026, 11, 15), day(2027, 0, 15))).toBe('Dec 15, 2026 – Jan 15, 2027');
   });
 });

@@ -30,14 +30,10 @@ export function formatGraceEnd(unixSeconds: number): string {
 }
 
 /**
- * A billing period as a line names it, in UTC, the year once when both ends share it: "1 Nov – 1 Dec
- * 2026", "15 Dec 2026 – 15 Jan 2027". Periods are half-open, so the end is the next period's start.
+ * A period, everywhere one is written (invoice lines, emails, the PDF, the web app): both ends in the
+ * invoice-date format, "Nov 01, 2026 – Dec 01, 2026", in UTC. Periods are half-open, so the end is
+ * the next period's start, as the invoice's period_end is.
  */
 export function formatPeriod(start: number, end: number): string {
-  const from = parts(start);
-  const to = parts(end);
-  const day = (value: string) => String(Number(value));
-  const head = `${day(from.day)} ${from.month}`;
-  const tail = `${day(to.day)} ${to.month} ${to.year}`;
-  return from.year === to.year ? `${head} – ${tail}` : `${head} ${from.year} – ${tail}`;
+  return `${formatInvoiceDate(start)} – ${formatInvoiceDate(end)}`;
 }

@@ -32,6 +32,7 @@ export const ORGANIZATION_OPERATIONS = {
   'PUT /platform/organizations/{slug}/billing/subscription': 'billing_write:subscriptions',
   'POST /platform/organizations/{slug}/billing/subscription/confirm': 'billing_write:subscriptions',
   'POST /platform/organizations/{slug}/billing/subscription/preview': 'billing_write:subscriptions',
+  'POST /platform/organizations/{slug}/billing/spend-cap/preview': 'billing_write:subscriptions',
   'DELETE /platform/organizations/{slug}/billing/subscription/scheduled-change':
     'billing_write:subscriptions',
   'GET /platform/organizations/{slug}/cloud-marketplace/link': 'billing_read:subscriptions',

@@ -19,6 +19,9 @@ export const invoiceDetailSchema = documented(
         quantity: documented(z.nullable(upcomingInvoiceLineSchema.shape.quantity), {
           description: 'As on the upcoming invoice; null on lines recorded before it was kept',
         }),
+        unit_price: documented(z.nullable(upcomingInvoiceLineSchema.shape.unit_price), {
+          description: 'As on the upcoming invoice; null on lines recorded before it was kept',
+        }),
       }),
     ),
     credit_applied: documented(z.number().check(z.int()), {

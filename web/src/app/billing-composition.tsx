@@ -33,33 +33,30 @@ const UpgradeSurveyDialog = lazy(async () => ({
 const DowngradeFlow = lazy(async () => ({ default: (await loadDowngradeFlow()).DowngradeFlow }));
 
 /** The sections whose buttons open the plan's panels and dialogs. */
-const INTENT_SECTIONS = ['subscription', 'cost-control'];
+const INTENT_SECTIONS = '#subscription, #cost-control';
 
-/** Fetches the plan's panels and dialogs once the user reaches for them. */
+/**
+ * Fetches the plan's panels and dialogs once the user reaches for them: a pointer or the focus entering
+ * one of the sections whose buttons open them. One listener on the document, bound once, whichever
+ * sections are on the page yet, and gone after the first fetch.
+ */
 function usePrefetchOnIntent() {
   useEffect(() => {
-    let fetched = false;
-    const prefetch = () => {
-      if (fetched) return;
-      fetched = true;
+    const prefetch = (event: Event) => {
+      if (!(event.target instanceof Element) || !event.target.closest(INTENT_SECTIONS)) return;
+      stop();
       for (const load of [loadPlanPanel, loadSpendCapPanel, loadUpgradeDialog, loadDowngradeFlow]) {
         void load().catch(() => undefined);
       }
     };
-    const sections = INTENT_SECTIONS.map((id) => document.getElementById(id)).filter(
-      (section): section is HTMLElement => section !== null,
-    );
-    for (const section of sections) {
-      section.addEventListener('pointerenter', prefetch);
-      section.addEventListener('focusin', prefetch);
-    }
-    return () => {
-      for (const section of sections) {
-        section.removeEventListener('pointerenter', prefetch);
-        section.removeEventListener('focusin', prefetch);
-      }
+    const stop = () => {
+      document.removeEventListener('pointerover', prefetch);
+      document.removeEventListener('focusin', prefetch);
     };
-  });
+    document.addEventListener('pointerover', prefetch);
+    document.addEventListener('focusin', prefetch);
+    return stop;
+  }, []);
 }
 
 /** What the downgrade flow (confirm, members-limit or exit survey, then the change) is given. */

@@ -5,6 +5,8 @@ import { SkipLink } from '../components/skip-link';
 import { usePageTitle } from '../lib/page-title';
 import { NotFoundScreen } from '../components/not-found-screen';
 import { Button } from '../components/ui/button';
+import { AppHeader } from '../layout/app-header';
+import { PageSkeleton } from '../layout/page-skeleton';
 
 /** A new page starts at its top (an anchor scrolls to its target instead; going back, the browser restores). */
 function useScrollToTopOnNewPage() {
@@ -24,7 +26,17 @@ export function RootLayout({ children }: { children: ReactNode }) {
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
       <RouteErrorBoundary pathname={pathname}>
-        <Suspense fallback={null}>{children}</Suspense>
+        {/* A page whose code is still on its way shows the page's shape, never a blank screen. */}
+        <Suspense
+          fallback={
+            <>
+              <AppHeader loading />
+              <PageSkeleton label="Loading page" />
+            </>
+          }
+        >
+          {children}
+        </Suspense>
       </RouteErrorBoundary>
     </div>
   );

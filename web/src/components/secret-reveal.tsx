@@ -34,9 +34,11 @@ export function SecretReveal({
         {children}
       </Notice>
       <div className="flex items-center gap-2">
+        {/* One line, scrolled rather than broken mid-string, so what is read is what is copied. */}
         <code
           aria-label={label}
-          className="min-w-0 flex-1 rounded-md border bg-muted px-3 py-2 font-mono text-xs break-all"
+          tabIndex={0}
+          className="min-w-0 flex-1 overflow-x-auto rounded-md border bg-muted px-3 py-2 font-mono text-xs whitespace-nowrap select-all focus-visible:outline-2 focus-visible:outline-ring/40"
         >
           {secret}
         </code>

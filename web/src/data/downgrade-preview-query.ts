@@ -37,6 +37,10 @@ export const downgradePreviewQueryOptions = (orgSlug: string, tier: Tier) =>
  * The preview of a downgrade, for its confirm modal. It shares its key (and so its cache) with any
  * other preview of the same tier; a plan change removes every preview (invalidation.ts).
  */
-export function useDowngradePreviewQuery(orgSlug: string, tier: Tier) {
-  return useQuery(downgradePreviewQueryOptions(orgSlug, tier));
+export function useDowngradePreviewQuery(
+  orgSlug: string,
+  tier: Tier,
+  { enabled = true }: { enabled?: boolean } = {},
+) {
+  return useQuery({ ...downgradePreviewQueryOptions(orgSlug, tier), enabled });
 }

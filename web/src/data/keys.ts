@@ -98,6 +98,12 @@ export const subscriptionPreviewKeys = {
     [...subscriptionPreviewKeys.all, orgSlug, tier] as const,
 };
 
+export const spendCapPreviewKeys = {
+  all: ['spend-cap-previews'] as const,
+  detail: (orgSlug: string, spendCap: boolean) =>
+    [...spendCapPreviewKeys.all, orgSlug, spendCap] as const,
+};
+
 export const entitlementKeys = {
   all: ['entitlements'] as const,
   detail: (orgSlug: string) => [...entitlementKeys.all, orgSlug] as const,

@@ -63,12 +63,21 @@ export function useSubscriptionPreviewQuery(
     queryKey: subscriptionPreviewKeys.detail(slug, tier),
     queryFn: ({ signal }) => previewSubscription(slug, tier, signal),
     enabled: enabled && Boolean(slug),
+    ...previewPolling(refresh),
+  });
+}
+
+/**
+ * How a preview is asked, whatever it prices: at the moment it is shown (a dialog opened again asks
+ * again), again every PREVIEW_REFRESH_MS while `refresh`, even in a hidden tab (the owner may come back
+ * to it and confirm at once), and retried only when the server says to preview again.
+ */
+export function previewPolling(refresh: boolean) {
+  return {
     retry: shouldRetryPreview,
-    // A preview is priced at the moment it is asked: a dialog opened again asks again.
     staleTime: 0,
     gcTime: 0,
-    refetchInterval: refresh ? PREVIEW_REFRESH_MS : false,
-    // A hidden tab keeps its price fresh too: the owner may come back to it and confirm at once.
+    refetchInterval: refresh ? PREVIEW_REFRESH_MS : (false as const),
     refetchIntervalInBackground: true,
-  });
+  };
 }

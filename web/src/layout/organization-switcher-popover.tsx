@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useState, type KeyboardEvent, type ReactElement } from 'react';
 import type { OrganizationSummary } from '@meterline/domain';
 import { Check, RotateCw, Search } from 'lucide-react';
 import { Popover } from 'radix-ui';
@@ -9,7 +9,7 @@ import { useOrganizationsQuery } from '../data/organizations-query';
 import { cn } from '../lib/cn';
 import { menuContent, menuItem, menuLabel } from './menu-styles';
 import { PlanBadge } from './plan-badge';
-import { filterOrganizations, SWITCHER_FILTER_FROM } from './organization-switcher';
+import { filterOrganizations, SWITCHER_FILTER_FROM } from './organization-filter';
 import { organizationSwitchPath } from './switch-path';
 import { useScrollEdges } from './use-scroll-edges';
 
@@ -20,14 +20,13 @@ import { useScrollEdges } from './use-scroll-edges';
  */
 export function OrganizationSwitcherPopover({
   currentSlug,
-  triggerClassName,
-  children,
+  trigger,
   defaultOpen,
   triggerRef,
 }: IntentProps & {
   currentSlug: string | undefined;
-  triggerClassName: string;
-  children: ReactNode;
+  /** The switcher's trigger (./organization-switcher), which the popover opens from. */
+  trigger: ReactElement;
 }) {
   const { pathname } = useLocation();
   const organizations = useOrganizationsQuery();
@@ -42,8 +41,8 @@ export function OrganizationSwitcherPopover({
         if (!next) setQuery('');
       }}
     >
-      <Popover.Trigger ref={triggerRef} className={triggerClassName}>
-        {children}
+      <Popover.Trigger asChild ref={triggerRef}>
+        {trigger}
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content

@@ -2,7 +2,7 @@ import { DropdownMenu } from 'radix-ui';
 import { Check, LogOut, Monitor, Moon, Sun } from 'lucide-react';
 import { toast } from '../lib/toast';
 import { useProfile } from '../session/profile-context';
-import type { ReactNode } from 'react';
+import type { ReactElement } from 'react';
 import { useFocusFirstItem, type IntentProps } from '../components/ui/on-intent';
 import { useSignOutMutation } from '../data/sign-out-mutation';
 import { setThemePreference, useTheme, type ThemePreference } from '../lib/theme';
@@ -19,9 +19,11 @@ export function UserMenuDropdown({
   defaultOpen,
   openedByKeyboard,
   triggerRef,
-  triggerClassName,
-  children,
-}: IntentProps & { triggerClassName: string; children: ReactNode }) {
+  trigger,
+}: IntentProps & {
+  /** The menu's trigger (./user-menu), which the menu opens from. */
+  trigger: ReactElement;
+}) {
   const { user } = useProfile();
   const focusFirstItem = useFocusFirstItem(openedByKeyboard);
   const { preference } = useTheme();
@@ -41,8 +43,8 @@ export function UserMenuDropdown({
 
   return (
     <DropdownMenu.Root defaultOpen={defaultOpen}>
-      <DropdownMenu.Trigger ref={triggerRef} className={triggerClassName}>
-        {children}
+      <DropdownMenu.Trigger asChild ref={triggerRef}>
+        {trigger}
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, type ComponentProps } from 'react';
 import { OnIntent } from '../components/ui/on-intent';
 import { useProfile } from '../session/profile-context';
 
@@ -18,34 +18,20 @@ function initials(name: string, email: string): string {
 /** The user's initials opening the user menu (theme, sign out), which loads on intent. */
 export function UserMenu() {
   const { user } = useProfile();
-  const face = (
-    <>
+  // One trigger, drawn here: the stand-in until the menu has loaded, then the menu's own.
+  const trigger = (props: ComponentProps<'button'> & { 'data-state'?: string }) => (
+    <button type="button" aria-haspopup="menu" className={TRIGGER_CLASS} {...props}>
       {/* The initials are decoration; the name a screen reader hears is the visible label's own. */}
       <span aria-hidden>{initials(user.name, user.email)}</span>
       <span className="sr-only">User menu</span>
-    </>
+    </button>
   );
   return (
     <OnIntent
       load={loadDropdown}
-      standIn={(props) => (
-        <button
-          type="button"
-          aria-haspopup="menu"
-          aria-expanded={false}
-          data-state="closed"
-          className={TRIGGER_CLASS}
-          {...props}
-        >
-          {face}
-        </button>
-      )}
+      standIn={(props) => trigger({ 'aria-expanded': false, 'data-state': 'closed', ...props })}
     >
-      {(intent) => (
-        <UserMenuDropdown {...intent} triggerClassName={TRIGGER_CLASS}>
-          {face}
-        </UserMenuDropdown>
-      )}
+      {(intent) => <UserMenuDropdown {...intent} trigger={trigger({})} />}
     </OnIntent>
   );
 }

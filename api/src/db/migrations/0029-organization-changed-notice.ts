@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Issue 14, item 6: the tables the billing page's cached reads are made of. Every row written in them names
+ * Superseded: migration 0032 drops these triggers with the read cache they served (decision 023).
+ *
+ * The tables the billing page's cached reads were made of. Every row written in them names
  * its organization on the `organization_changed` channel at commit (PostgreSQL sends a name once per
  * transaction), so a process keeping finished reads forgets that organization's before the writer's commit
- * returns (plugins/read-cache.ts; the embedded database, which sets `meterline.notify_changes`). The usage
+ * returns (the read cache; the embedded database, which sets `meterline.notify_changes`). The usage
  * tables are not here: ingestion writes them in the statement that moves the subscription's billing_version.
  */
 export const ORGANIZATION_CHANGE_TABLES = [

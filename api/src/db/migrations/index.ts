@@ -28,6 +28,7 @@ import * as payLinkSecret from './0028-pay-link-secret.ts';
 import * as organizationChangedNotice from './0029-organization-changed-notice.ts';
 import * as closedCycleScheduledEnd from './0030-closed-cycle-scheduled-end.ts';
 import * as usageEventTime from './0031-usage-event-time.ts';
+import * as dropOrganizationChangedNotice from './0032-drop-organization-changed-notice.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0029-organization-changed-notice': organizationChangedNotice,
   '0030-closed-cycle-scheduled-end': closedCycleScheduledEnd,
   '0031-usage-event-time': usageEventTime,
+  '0032-drop-organization-changed-notice': dropOrganizationChangedNotice,
 };

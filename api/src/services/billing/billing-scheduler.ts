@@ -21,12 +21,15 @@ export class BillingScheduler {
     private readonly closeGraceMinutes: number,
     /** Organizations and invoices worked on at once (billingJobConcurrency of the store). */
     private readonly concurrency = 1,
+    /** Told when the scheduler starts, and at the end of each run that finished (the readiness probe). */
+    private readonly heartbeat: { started(at: Date): void; ran(at: Date): void } | null = null,
   ) {}
 
   start(): void {
     if (this.intervalSeconds <= 0 || this.timer) return;
     this.timer = setInterval(() => void this.tick(), this.intervalSeconds * 1000);
     this.timer.unref();
+    this.heartbeat?.started(this.clock.now());
     void this.tick();
   }
 
@@ -47,6 +50,7 @@ export class BillingScheduler {
           this.closeGraceMinutes,
           { concurrency: this.concurrency },
         );
+        this.heartbeat?.ran(this.clock.now());
         for (const error of report.errors) {
           this.log.warn({ item: error }, 'billing job item failed; it is retried after a backoff');
         }

@@ -21,6 +21,13 @@ export const AUDIT_LOG_CSV_COLUMNS = [
 ] as const;
 
 async function* auditRows(db: Db, organizationId: string, filters: AuditLogExportQuery) {
+  // A card an entry names that the organization no longer holds reads as removed, as on the page.
+  const onFile = await db
+    .selectFrom('payment_methods')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .execute();
+  const cardsOnFile = new Set(onFile.map((method) => method.id));
   for await (const row of auditLogBatches(db, organizationId, filters)) {
     const entry = toAuditLogEntry(row);
     yield [
@@ -29,7 +36,7 @@ async function* auditRows(db: Db, organizationId: string, filters: AuditLogExpor
       entry.actor.id,
       entry.actor.email,
       entry.action,
-      describeAuditEntry(entry),
+      describeAuditEntry(entry, { cardsOnFile }),
       entry.target.type,
       entry.target.id,
       entry.before ? JSON.stringify(entry.before) : null,

@@ -4,6 +4,7 @@ import {
   countryName,
   formatCents,
   formatInvoiceDate,
+  formatPeriod,
   invoiceStatusLabel,
   isReverseCharge,
   lineQuantities,
@@ -99,10 +100,7 @@ export function renderInvoicePdf(
   const facts: [string, string][] = [
     ['Invoice number', invoice.number],
     ['Date of issue', formatInvoiceDate(invoice.finalized_at)],
-    [
-      'Billing period',
-      `${formatInvoiceDate(invoice.period_start)} – ${formatInvoiceDate(invoice.period_end)}`,
-    ],
+    ['Billing period', formatPeriod(invoice.period_start, invoice.period_end)],
     ['Status', invoiceStatusLabel(invoice.status)],
   ];
   if (invoice.paid_at !== null) facts.push(['Date paid', formatInvoiceDate(invoice.paid_at)]);

@@ -191,7 +191,7 @@ export async function recordSetupCardIn(
 }
 
 export async function setDefaultPaymentMethod(
-  deps: PaymentsDeps,
+  deps: Omit<PaymentsDeps, 'captcha'>,
   input: { organizationId: string; paymentMethodId: string; audit: AuditContext },
 ): Promise<{ defaultPaymentMethodId: string }> {
   return deps.db.transaction().execute(async (trx) => {
@@ -216,7 +216,7 @@ export async function setDefaultPaymentMethod(
 
 /** Removes a card (never the default, except the only card of a free plan), then forgets it at the provider. */
 export async function deletePaymentMethod(
-  deps: PaymentsDeps,
+  deps: Omit<PaymentsDeps, 'captcha'>,
   input: { organizationId: string; paymentMethodId: string; audit: AuditContext },
 ): Promise<{ deleted: string }> {
   const { db, gateway } = deps;

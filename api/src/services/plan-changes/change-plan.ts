@@ -28,14 +28,9 @@ import { PAYMENT_METHOD_NOT_FOUND } from '../payment-methods/payment-methods.ts'
 import { newId } from '../../lib/ids.ts';
 import { applyPlanChangeIn } from './apply-plan-change.ts';
 import { auditContextJson, type AuditContext } from '../../repositories/record-audit.ts';
-import {
-  priceChange,
-  pricedAgainst,
-  type FrozenChange,
-  type PricedChange,
-} from './price-change.ts';
+import { priceChange, pricedAgainst, type FrozenChange } from './price-change.ts';
 import { findQuote } from './quotes.ts';
-import { priceSpendCapToggle } from '../spend-cap/price-toggle.ts';
+import { quotedOrPricedToggle } from '../spend-cap/quoted-toggle.ts';
 import {
   SUBSCRIPTION_MOVED_MESSAGE,
   refusalFor,
@@ -107,9 +102,10 @@ export async function changePlan(
     }
   }
 
-  // A toggle of the spend cap happens now: it has no preview to honour, and a moment in the past would
-  // rewrite the cap's history (and what it billed).
-  const at = toggle ? now : (body.proration_date ?? now);
+  // A toggle sent back with its preview's proration date is charged what that preview showed (the
+  // toggle itself is recorded when applied: the close bills usage in between, once); without one,
+  // it is priced now.
+  const at = body.proration_date ?? now;
   if (
     at > now ||
     now - at > PRORATION_DATE_MAX_AGE_SECONDS ||
@@ -134,7 +130,15 @@ export async function changePlan(
   const profileUpdate = await profileUpdateOf(db, organizationId, body);
   await settleExpiredChange(deps, organizationId);
   const priced: FrozenChange = toggle
-    ? await priceSpendCapToggle(db, organizationId, subscription, toggle.capOn, at)
+    ? await quotedOrPricedToggle(
+        db,
+        organizationId,
+        input.userId,
+        subscription,
+        body,
+        toggle.capOn,
+        at,
+      )
     : await quotedOrPriced(deps, organizationId, input.userId, subscription, body, at);
 
   const claimed = await db.transaction().execute(async (trx) => {
@@ -224,12 +228,12 @@ async function quotedOrPriced(
   subscription: SubscriptionState,
   body: SubscriptionUpdateBody,
   at: number,
-): Promise<PricedChange> {
+): Promise<FrozenChange> {
   if (body.proration_date === undefined) {
     return priceChange(deps.db, organizationId, subscription, body.tier, at);
   }
   const quote = await findQuote(deps.db, organizationId, userId, body.tier, at);
-  if (!quote || !pricedAgainst(quote, subscription)) {
+  if (!quote || quote.kind !== 'plan' || !pricedAgainst(quote, subscription)) {
     throw new Failure('conflict', SUBSCRIPTION_MOVED_MESSAGE);
   }
   return quote;

@@ -359,7 +359,7 @@ export function pricedChangeFromJson(stored: unknown): PricedChange {
  * The subscription is still what the change was priced against: its plan, cycle and balance. (Usage
  * ingested meanwhile is not a difference: the change records as billed only the rows it read.)
  */
-export function pricedAgainst(priced: PricedChange, subscription: SubscriptionState): boolean {
+export function pricedAgainst(priced: FrozenChange, subscription: SubscriptionState): boolean {
   return (
     priced.from.plan === subscription.plan_id &&
     priced.from.usageBillingEnabled === subscription.usage_billing_enabled &&

@@ -1,6 +1,6 @@
 import { PRORATION_DATE_MAX_AGE_SECONDS, type Tier } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { pricedChangeFromJson, type PricedChange } from './price-change.ts';
+import { pricedChangeFromJson, type FrozenChange } from './price-change.ts';
 
 /**
  * Keeps what a preview showed, for as long as its proration date may come back with the change; the
@@ -12,7 +12,7 @@ export async function saveQuote(
   db: Db,
   organizationId: string,
   userId: string,
-  priced: PricedChange,
+  priced: FrozenChange,
   now: Date,
 ): Promise<void> {
   const prorationDate = new Date(priced.at * 1000);
@@ -43,14 +43,17 @@ export async function saveQuote(
     .execute();
 }
 
-/** The change a preview priced for this tier at this proration date (unix seconds), if it showed one. */
+/**
+ * The change a preview priced for this tier at this proration date (unix seconds), if it showed one: a
+ * plan change, or a toggle of the spend cap (its `kind` says which).
+ */
 export async function findQuote(
   db: Db,
   organizationId: string,
   userId: string,
   tier: Tier,
   prorationDate: number,
-): Promise<PricedChange | undefined> {
+): Promise<FrozenChange | undefined> {
   const row = await db
     .selectFrom('plan_change_quotes')
     .select('priced')

@@ -1,6 +1,7 @@
 import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import {
   BILLING_PLANS,
+  formatInvoiceDate,
   planIdOfTier,
   usageBillingEnabledForTier,
   type SubscriptionUpdateResponse,
@@ -57,6 +58,6 @@ export async function scheduleChange(
     status: 'scheduled',
     pending_payment_intent_secret: null,
     payment_intent_id: null,
-    message: `The change to the ${BILLING_PLANS[target].name} plan takes effect at the end of the billing cycle, on ${end.toISOString().slice(0, 10)}.`,
+    message: `The change to the ${BILLING_PLANS[target].name} plan takes effect at the end of the billing cycle, on ${formatInvoiceDate(Math.floor(end.getTime() / 1000))}.`,
   };
 }

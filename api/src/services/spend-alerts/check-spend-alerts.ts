@@ -1,4 +1,4 @@
-import { newSpendAlerts, type SpendAlertKey } from '@meterline/domain';
+import { announcedSpendAlert, newSpendAlerts, type SpendAlertKey } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
 import {
   getSpendAlert,
@@ -14,9 +14,10 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
  * Compares the organization's current cycle (the upcoming invoice's `amount_total` and
- * `amount_projected` as of `at`) with its budget, and sends the alerts it has not sent this cycle
- * (product decisions §12): each is recorded, and one `spend_alert.triggered` email per billing recipient
- * is written, in one transaction. The alerts are keyed by the cycle's start, so a new cycle starts
+ * `amount_projected` as of `at`) with its budget, and records the alerts it has not recorded this
+ * cycle (product decisions §12); of those, one is announced (the highest threshold, see
+ * `announcedSpendAlert`) with a `spend_alert.triggered` email per billing recipient and a webhook
+ * event, in the same transaction. A budget set already exceeded sends one message, not four. The alerts are keyed by the cycle's start, so a new cycle starts
  * clean and a second check (ingestion and the job racing, the job run again) sends nothing. Answers
  * the alerts this call sent.
  */
@@ -56,7 +57,8 @@ export async function checkSpendAlerts(
       at,
       () => newId('sa'),
     );
-    for (const alert of recorded) {
+    const alert = announcedSpendAlert(recorded);
+    if (alert !== null) {
       await enqueueBillingEmail(
         trx,
         organizationId,

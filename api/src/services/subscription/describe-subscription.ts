@@ -8,7 +8,7 @@ import {
   type Subscription,
 } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import { getSubscription, listProjectAddonsNow } from '../../repositories/subscriptions.ts';
+import { getSubscription, listProjectsWithAddonsNow } from '../../repositories/subscriptions.ts';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -18,47 +18,37 @@ export async function describeSubscription(
   organizationId: string,
   at: Date,
 ): Promise<Subscription> {
-  const [subscription, projects, addons] = await Promise.all([
+  const [subscription, rows] = await Promise.all([
     getSubscription(db, organizationId),
-    db
-      .selectFrom('projects')
-      .select(['ref', 'name', 'compute_size'])
-      .where('organization_id', '=', organizationId)
-      .orderBy('ref')
-      .execute(),
-    listProjectAddonsNow(db, organizationId, at),
+    listProjectsWithAddonsNow(db, organizationId, at),
   ]);
   // The first project (in ref order, as the upcoming invoice orders them) with an add-on pays its
   // first-project price.
   const firstWith = new Map<string, string>();
-  for (const project of projects) {
-    for (const addon of addons.filter((a) => a.ref === project.ref)) {
-      if (!firstWith.has(addon.addon)) firstWith.set(addon.addon, project.ref);
+  const projectAddons: ProjectAddons[] = [];
+  let project: ProjectAddons | undefined;
+  for (const row of rows) {
+    if (project?.ref !== row.ref) {
+      project = {
+        name: row.name,
+        ref: row.ref,
+        addons: [
+          {
+            type: 'compute_instance' as const,
+            variant: computeVariant(subscription.plan_id, row.compute_size),
+          },
+        ],
+      };
+      projectAddons.push(project);
     }
+    if (row.addon === null || row.variant === null) continue;
+    if (!firstWith.has(row.addon)) firstWith.set(row.addon, row.ref);
+    const definition = ADDON_DEFINITIONS[row.addon];
+    project.addons.push({
+      type: definition.type,
+      variant: addonVariant(definition, row.variant, firstWith.get(row.addon) === row.ref),
+    });
   }
-  const projectAddons: ProjectAddons[] = projects.map((project) => ({
-    name: project.name,
-    ref: project.ref,
-    addons: [
-      {
-        type: 'compute_instance' as const,
-        variant: computeVariant(subscription.plan_id, project.compute_size),
-      },
-      ...addons
-        .filter((addon) => addon.ref === project.ref)
-        .map((addon) => {
-          const definition = ADDON_DEFINITIONS[addon.addon];
-          return {
-            type: definition.type,
-            variant: addonVariant(
-              definition,
-              addon.variant,
-              firstWith.get(addon.addon) === project.ref,
-            ),
-          };
-        }),
-    ],
-  }));
   return {
     plan: { id: subscription.plan_id, name: PLAN_NAMES[subscription.plan_id] },
     usage_billing_enabled: subscription.usage_billing_enabled,

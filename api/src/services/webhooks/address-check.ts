@@ -1,81 +1,51 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a webhook must never reach in production mode (no server-side request forgery): this
- * machine, its private networks, link-local (cloud metadata at 169.254.169.254), unique-local, and
- * the special ranges that are not the public internet.
+ * Whether a production server may send a webhook to this address (no server-side request forgery): only a
+ * public unicast address, as ipaddr.js classifies the special-purpose registries (this machine, private
+ * networks, link-local with the cloud metadata at 169.254.169.254, carrier-grade NAT, unique-local,
+ * documentation, benchmarking, 6to4 relays, ORCHID, multicast, reserved). An IPv6 address that carries an
+ * IPv4 one is judged by the IPv4 it carries: mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d),
+ * NAT64 (64:ff9b::/96), 6to4 (2002::/16) and the deprecated IPv4-compatible ::a.b.c.d, which ipaddr.js
+ * counts as unicast. Local-use NAT64 (64:ff9b:1::/48) and Teredo hide what they reach: refused. Not an IP
+ * address at all: refused.
  */
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['100::', 64],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
-}
-
-/** The IPv4 address an IPv6 one carries (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16). */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = lower.match(/^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/);
-  if (dotted) return dotted[1] ?? null;
-  const groups = expandIpv6(lower);
-  if (!groups) return null;
-  const toV4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  const isMapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-  const isNat64 =
-    groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
-  if (isMapped || isNat64) return toV4(groups[6] ?? 0, groups[7] ?? 0);
-  if (groups[0] === 0x2002) return toV4(groups[1] ?? 0, groups[2] ?? 0);
-  return null;
-}
-
-function expandIpv6(address: string): number[] | null {
-  if (address.includes('.')) return null;
-  const [head = '', tail] = address.split('::');
-  const parse = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  const missing = 8 - left.length - right.length;
-  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
-  const groups = [...left, ...Array<number>(missing).fill(0), ...right];
-  return groups.some((g) => Number.isNaN(g)) ? null : groups;
-}
-
-/** True for an address a production server must not send a webhook to. Not an IP at all: true. */
 export function isForbiddenAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 4) return blocked.check(bare, 'ipv4');
-  if (family !== 6) return true;
-  const v4 = embeddedIpv4(bare);
-  if (v4) return blocked.check(v4, 'ipv4');
-  return blocked.check(bare, 'ipv6');
+  if (isIP(bare) === 0) return true;
+  const parsed = ipaddr.parse(bare);
+  if (parsed instanceof ipaddr.IPv4) return parsed.range() !== 'unicast';
+  const carried = carriedIpv4(parsed);
+  if (carried === 'hidden') return true;
+  if (carried) return carried.range() !== 'unicast';
+  return parsed.range() !== 'unicast';
+}
+
+/** The IPv4 address an IPv6 one carries, null for none, `hidden` where it cannot be told. */
+function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null | 'hidden' {
+  const parts = address.parts;
+  const v4 = (high: number, low: number) =>
+    new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+  const last = () => v4(parts[6] ?? 0, parts[7] ?? 0);
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return last();
+    case 'rfc6052':
+      // 64:ff9b::/96 carries the address in its last 32 bits; 64:ff9b:1::/48 is for local use.
+      return parts[2] === 0 ? last() : 'hidden';
+    case '6to4':
+      return v4(parts[1] ?? 0, parts[2] ?? 0);
+    case 'teredo':
+      return 'hidden';
+    default:
+      // ::a.b.c.d (IPv4-compatible, ::/96), but not :: and ::1 themselves (judged as IPv6).
+      if (!parts.slice(0, 6).every((part) => part === 0)) return null;
+      return parts[6] === 0 && (parts[7] ?? 0) <= 1 ? null : last();
+  }
 }
 
 export type Resolver = (host: string) => Promise<string[]>;

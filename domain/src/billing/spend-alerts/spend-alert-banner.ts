@@ -1,5 +1,12 @@
+import type { Cents } from '../../money/cents.ts';
 import { formatCents } from '../../money/format-cents.ts';
-import { projectedToExceed, reachedThresholds, type SpendFigures } from './spend-alerts.ts';
+import {
+  projectedToExceed,
+  reachedThresholds,
+  spendLevel,
+  usedPercent,
+  type SpendFigures,
+} from './spend-alerts.ts';
 
 /** "$200", "$1,000,000": a budget in whole dollars. */
 export function formatBudget(budget: number): string {
@@ -12,16 +19,20 @@ export interface SpendAlertBanner {
   detail: string;
 }
 
-/** The subject line of an alert: a threshold's or the projection's. */
-export function spendAlertTitle(alert: number | 'projected', budget: number): string {
+/**
+ * The subject line of an alert: the projection's, or for a threshold the percentage really spent
+ * ("97%" when the 90 % threshold is the highest reached), never the threshold's own number.
+ */
+export function spendAlertTitle(alert: number | 'projected', budget: number, spend: Cents): string {
   return alert === 'projected'
     ? `You are projected to exceed your ${formatBudget(budget)} monthly budget`
-    : `You have used ${alert}% of your ${formatBudget(budget)} monthly budget`;
+    : `You have used ${usedPercent(spend, budget)}% of your ${formatBudget(budget)} monthly budget`;
 }
 
 /**
- * The billing page's banner: the highest threshold reached this cycle ("You have used 90% of your $200
- * monthly budget"), else the projection passing the budget; null when neither. Destructive from 100 %.
+ * The billing page's banner once a threshold is reached, with the percentage really spent ("You have
+ * used 97% of your $200 monthly budget"), else the projection passing the budget; null when neither.
+ * Destructive once the spend reaches the budget.
  */
 export function spendAlertBanner(figures: SpendFigures): SpendAlertBanner | null {
   const spent = formatCents(figures.spend);
@@ -30,15 +41,15 @@ export function spendAlertBanner(figures: SpendFigures): SpendAlertBanner | null
   const top = reachedThresholds(figures).at(-1);
   if (top !== undefined) {
     return {
-      tone: top >= 100 ? 'destructive' : 'warning',
-      title: spendAlertTitle(top, figures.budget),
+      tone: spendLevel(figures) === 'over' ? 'destructive' : 'warning',
+      title: spendAlertTitle(top, figures.budget, figures.spend),
       detail: `${spent} spent so far this billing cycle against a ${budget} monthly budget; ${projected} projected by its end.`,
     };
   }
   if (projectedToExceed(figures)) {
     return {
       tone: 'warning',
-      title: spendAlertTitle('projected', figures.budget),
+      title: spendAlertTitle('projected', figures.budget, figures.spend),
       detail: `${spent} spent so far this billing cycle; ${projected} projected by its end, above the ${budget} budget.`,
     };
   }

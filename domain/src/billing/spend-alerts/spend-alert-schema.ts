@@ -100,7 +100,8 @@ export const spendAlertStateSchema = documented(
       description: 'The projection passes the budget while the spend so far has not reached it',
     }),
     alerts: documented(z.array(sentSpendAlertSchema), {
-      description: 'Alerts sent this cycle, oldest first',
+      description:
+        'Alerts recorded this cycle, oldest first: each was sent, or was passed in the same check as a higher threshold whose one message covered it',
     }),
   }),
   { id: 'SpendAlertState' },

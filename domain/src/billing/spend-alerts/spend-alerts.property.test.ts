@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SpendAlertKey } from './spend-alert-schema.ts';
-import { newSpendAlerts, reachesThreshold } from './spend-alerts.ts';
+import {
+  announcedSpendAlert,
+  newSpendAlerts,
+  reachedThresholds,
+  reachesThreshold,
+  usedPercent,
+} from './spend-alerts.ts';
 
 const thresholds = fc.uniqueArray(fc.integer({ min: 1, max: 1000 }), {
   minLength: 1,
@@ -44,6 +50,32 @@ describe('spend alerts over a cycle', () => {
           if (fresh.includes('projected')) expect(reading.spend).toBeLessThan(budget * 100);
           sent.push(...fresh);
         }
+      }),
+    );
+  });
+
+  it('one check announces at most one alert: the highest threshold it records', () => {
+    fc.assert(
+      fc.property(budget, thresholds, readings, (budget, thresholds, readings) => {
+        const sent: SpendAlertKey[] = [];
+        for (const reading of readings) {
+          const fresh = newSpendAlerts({ budget, thresholds, ...reading }, sent);
+          const announced = announcedSpendAlert(fresh);
+          expect(announced === null).toBe(fresh.length === 0);
+          const top = reachedThresholds({ budget, thresholds, ...reading }).at(-1);
+          if (fresh.some((alert) => alert !== 'projected')) expect(announced).toBe(top);
+          sent.push(...fresh);
+        }
+      }),
+    );
+  });
+
+  it('the percentage stated is at least every threshold reached, and below the next', () => {
+    fc.assert(
+      fc.property(budget, thresholds, fc.nat(200_000_000), (budget, thresholds, spend) => {
+        const percent = usedPercent(spend, budget);
+        for (const threshold of thresholds)
+          expect(percent >= threshold).toBe(reachesThreshold(spend, budget, threshold));
       }),
     );
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatBudget, spendAlertBanner } from './spend-alert-banner.ts';
-import { newSpendAlerts, reachedThresholds } from './spend-alerts.ts';
+import {
+  announcedSpendAlert,
+  newSpendAlerts,
+  reachedThresholds,
+  spendLevel,
+  usedPercent,
+} from './spend-alerts.ts';
 
 const figures = (spend: number, projected = spend, budget = 200) => ({
   budget,
@@ -43,18 +49,46 @@ describe('newSpendAlerts', () => {
   });
 });
 
+describe('announcedSpendAlert', () => {
+  it('announces one alert: the highest threshold, else the projection', () => {
+    expect(announcedSpendAlert([50, 75, 90, 100])).toBe(100);
+    expect(announcedSpendAlert(['projected', 50, 75])).toBe(75);
+    expect(announcedSpendAlert(['projected'])).toBe('projected');
+    expect(announcedSpendAlert([])).toBeNull();
+  });
+});
+
+describe('usedPercent and spendLevel', () => {
+  it('rounds the percentage spent down, so it never claims a threshold not reached', () => {
+    expect(usedPercent(19_400, 200)).toBe(97);
+    expect(usedPercent(19_999, 200)).toBe(99);
+    expect(usedPercent(20_000, 200)).toBe(100);
+    expect(usedPercent(0, 200)).toBe(0);
+  });
+
+  it('is amber from the first threshold and red from the budget', () => {
+    expect(spendLevel(figures(9_999))).toBe('under');
+    expect(spendLevel(figures(10_000))).toBe('warning');
+    expect(spendLevel(figures(19_999))).toBe('warning');
+    expect(spendLevel(figures(20_000))).toBe('over');
+    // Without a threshold below 100 %, the bar stays calm until the budget itself.
+    expect(spendLevel({ ...figures(19_000), thresholds: [100] })).toBe('under');
+  });
+});
+
 describe('spendAlertBanner', () => {
-  it('names the highest threshold reached, with the figures', () => {
-    expect(spendAlertBanner(figures(18_320, 21_000))).toEqual({
+  it('states the percentage really spent, not the threshold reached, with the figures', () => {
+    expect(spendAlertBanner(figures(19_400, 21_000))).toEqual({
       tone: 'warning',
-      title: 'You have used 90% of your $200 monthly budget',
+      title: 'You have used 97% of your $200 monthly budget',
       detail:
-        '$183.20 spent so far this billing cycle against a $200.00 monthly budget; $210.00 projected by its end.',
+        '$194.00 spent so far this billing cycle against a $200.00 monthly budget; $210.00 projected by its end.',
     });
   });
 
   it('turns destructive from 100 %', () => {
     expect(spendAlertBanner(figures(20_000))?.tone).toBe('destructive');
+    expect(spendAlertBanner({ ...figures(25_000), thresholds: [50] })?.tone).toBe('destructive');
   });
 
   it('warns of the projection before any threshold', () => {

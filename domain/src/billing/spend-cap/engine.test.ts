@@ -104,7 +104,11 @@ describe('the spend cap engine', () => {
     );
     expect(charge.settlement.amounts).toEqual({ EGRESS: 450 });
     expect(charge.lines).toMatchObject([
-      { description: 'Egress (1 Nov – 11 Nov 2026)', amount: 450, unit_price_desc: '$0.09 per GB' },
+      {
+        description: 'Egress (Nov 01, 2026 – Nov 11, 2026)',
+        amount: 450,
+        unit_price_desc: '$0.09 per GB',
+      },
     ]);
     const close = settleSpendCapOverage({
       timeline,

@@ -11,8 +11,8 @@ import { amountOf, CAPPED_METRICS, type CappedOverage } from './overage-reading.
 /**
  * Invoice lines for settled spend-cap overage, one per capped metric that bills something, in the
  * catalogue's order, worded as the upcoming invoice words overage ("Egress", "$0.09 per GB"). With a
- * `period` the description names it, as the invoice a toggle issues must ("Egress (1 Nov – 12 Nov
- * 2026)"). No usage quantity or project breakdown: what a line bills is an increase over intervals,
+ * `period` the description names it, as the invoice a toggle issues must ("Egress (Nov 01, 2026 –
+ * Nov 12, 2026)"). No usage quantity or project breakdown: what a line bills is an increase over intervals,
  * not one quantity of usage.
  */
 export function spendCapOverageLines(

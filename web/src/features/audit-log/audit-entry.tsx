@@ -4,6 +4,7 @@ import {
   describeAuditEntry,
   formatCents,
   formatInvoiceDateHour,
+  isRemovedCard,
   type AuditLogEntry,
 } from '@meterline/domain';
 import { ChevronRight } from 'lucide-react';
@@ -29,7 +30,7 @@ const fieldName = (key: string) => {
  * A recorded value as text, read by its field's name: cents as money, unix seconds (`…_at`, `…_end`) as
  * a UTC time, a card by its brand and last digits, yes and no, anything else compactly.
  */
-function valueText(value: unknown, key = ''): string {
+function valueText(value: unknown, key = '', cardsOnFile?: ReadonlySet<string>): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'number' && Number.isSafeInteger(value)) {
     if (key.endsWith('_cents')) return formatCents(value);
@@ -42,14 +43,21 @@ function valueText(value: unknown, key = ''): string {
   if (typeof value !== 'object') return String(value);
   const fields = value as Record<string, unknown>;
   if (typeof fields.brand === 'string' && typeof fields.last4 === 'string') {
-    return `${cardBrandName(fields.brand)} •••• ${fields.last4}`;
+    const removed = isRemovedCard(fields, { cardsOnFile }) ? ' (removed)' : '';
+    return `${cardBrandName(fields.brand)} •••• ${fields.last4}${removed}`;
   }
   return Object.entries(fields)
-    .map(([name, item]) => `${fieldName(name)}: ${valueText(item, name)}`)
+    .map(([name, item]) => `${fieldName(name)}: ${valueText(item, name, cardsOnFile)}`)
     .join(', ');
 }
 
-function Changes({ entry }: { entry: AuditLogEntry }) {
+function Changes({
+  entry,
+  cardsOnFile,
+}: {
+  entry: AuditLogEntry;
+  cardsOnFile?: ReadonlySet<string>;
+}) {
   const keys = [
     ...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})]),
   ];
@@ -77,10 +85,10 @@ function Changes({ entry }: { entry: AuditLogEntry }) {
                 {fieldName(key)}
               </th>
               <td className="py-1.5 pr-4 break-words text-muted-foreground">
-                {entry.before ? valueText(entry.before[key], key) : '—'}
+                {entry.before ? valueText(entry.before[key], key, cardsOnFile) : '—'}
               </td>
               <td className="py-1.5 break-words">
-                {entry.after ? valueText(entry.after[key], key) : '—'}
+                {entry.after ? valueText(entry.after[key], key, cardsOnFile) : '—'}
               </td>
             </tr>
           ))}
@@ -91,7 +99,16 @@ function Changes({ entry }: { entry: AuditLogEntry }) {
 }
 
 /** One entry: its sentence and time; the before and after, and where it came from, on expand. */
-export function AuditEntry({ entry, now }: { entry: AuditLogEntry; now: number }) {
+export function AuditEntry({
+  entry,
+  now,
+  cardsOnFile,
+}: {
+  entry: AuditLogEntry;
+  now: number;
+  /** The ids of the cards on file today, when known. */
+  cardsOnFile?: ReadonlySet<string>;
+}) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const actorLabel = ACTOR_LABELS[entry.actor.type];
@@ -115,7 +132,7 @@ export function AuditEntry({ entry, now }: { entry: AuditLogEntry; now: number }
           />
           <span className="min-w-0 space-y-0.5">
             <span className="block font-medium break-words group-hover:underline">
-              {describeAuditEntry(entry)}
+              {describeAuditEntry(entry, { cardsOnFile })}
             </span>
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
               <time dateTime={new Date(entry.created_at * 1000).toISOString()} title={absolute}>
@@ -133,7 +150,7 @@ export function AuditEntry({ entry, now }: { entry: AuditLogEntry; now: number }
         hidden={!open}
         className="mt-3 ml-6 space-y-3 rounded-md border bg-muted/40 p-3"
       >
-        <Changes entry={entry} />
+        <Changes entry={entry} cardsOnFile={cardsOnFile} />
         <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
           <dt className="text-muted-foreground">Action</dt>
           <dd className="font-mono text-xs leading-5 break-all">{entry.action}</dd>

@@ -14,6 +14,7 @@ import {
   type AuditLogFilters,
 } from '../../data/audit-log-query';
 import { auditLogExportPath } from '../../data/export-paths';
+import { usePaymentMethodsQuery } from '../../data/payment-methods-query';
 import { usePageTitle } from '../../lib/page-title';
 import { useNow } from '../../lib/use-now';
 import { useOrganizationRole } from '../../session/profile-context';
@@ -45,6 +46,14 @@ function Entries({
 }) {
   const log = useAuditLogQuery(organization.slug, filters);
   const now = useNow();
+  // The cards on file today: a card an entry names that is not among them reads as removed.
+  const role = useOrganizationRole(organization.slug);
+  const methods = usePaymentMethodsQuery(organization.slug, {
+    enabled: hasPermission(role, 'billing_read:payment_methods'),
+  });
+  const cardsOnFile = methods.data
+    ? new Set(methods.data.data.map((method) => method.id))
+    : undefined;
   if (log.isPending) {
     return (
       <LoadingRegion
@@ -89,7 +98,7 @@ function Entries({
       <Card>
         <ul className="divide-y" aria-label="Audit log entries">
           {entries.map((entry) => (
-            <AuditEntry key={entry.id} entry={entry} now={now} />
+            <AuditEntry key={entry.id} entry={entry} now={now} cardsOnFile={cardsOnFile} />
           ))}
         </ul>
       </Card>

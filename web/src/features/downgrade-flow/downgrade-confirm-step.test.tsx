@@ -45,6 +45,26 @@ describe('DowngradeConsequences: what is settled today', () => {
     expect(within(row(CREDITED_TO_BALANCE_LABEL)).getByText('$214.60')).toBeInTheDocument();
   });
 
+  it('Team → Pro names each line’s period, says the cycle restarts and the spend cap will be off', () => {
+    render(
+      <DowngradeConsequences
+        preview={{ ...belowZero, tier: 'tier_payg' }}
+        currentPlan="team"
+        targetPlan="pro"
+      />,
+    );
+    // The spec's invoice date format, typed out: MMM DD, YYYY.
+    expect(row('Unused time on Team plan Nov 18, 2026 – Nov 30, 2026')).toHaveTextContent(
+      '-$239.60',
+    );
+    expect(row('Pro plan Nov 18, 2026 – Dec 18, 2026')).toHaveTextContent('$25.00');
+    const restart = screen.getByText('Your billing cycle restarts today').closest('div');
+    expect(restart?.parentElement).toHaveTextContent(
+      'The new cycle runs Nov 18, 2026 – Dec 18, 2026',
+    );
+    expect(screen.getByText(/The spend cap will be off/)).toBeInTheDocument();
+  });
+
   it('a scheduled change (fly-co) settles nothing today: no such table', () => {
     render(
       <DowngradeConsequences
@@ -55,5 +75,6 @@ describe('DowngradeConsequences: what is settled today', () => {
     );
     expect(screen.queryByText('Settled today')).not.toBeInTheDocument();
     expect(screen.queryByText(CREDITED_TO_BALANCE_LABEL)).not.toBeInTheDocument();
+    expect(screen.queryByText('Your billing cycle restarts today')).not.toBeInTheDocument();
   });
 });

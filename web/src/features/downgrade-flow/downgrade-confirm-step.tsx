@@ -89,6 +89,8 @@ export function DowngradeConsequences({
         </section>
       ) : null}
 
+      {scheduled ? null : <CycleRestart preview={preview} targetPlan={targetPlan} />}
+
       {scheduled ? null : <DowngradeCharge preview={preview} />}
 
       {restarts ? (
@@ -108,6 +110,42 @@ export function DowngradeConsequences({
   );
 }
 
+/** A period as the billing page shows one: "Nov 12, 2026 – Dec 12, 2026". */
+function period(start: number, end: number): string {
+  return `${formatInvoiceDate(start)} – ${formatInvoiceDate(end)}`;
+}
+
+/**
+ * What an immediate change does besides its invoice (issue 26, item 5): the billing cycle restarts
+ * today (the new plan's fee covers the new cycle), and a change to Pro leaves the spend cap off
+ * (Team to Pro is the pay-as-you-go tier).
+ */
+function CycleRestart({
+  preview,
+  targetPlan,
+}: {
+  preview: SubscriptionPreview;
+  targetPlan: PlanId;
+}) {
+  const fee = preview.breakdown.find((line) => line.kind === 'plan_fee');
+  const capOff = targetPlan === 'pro' && preview.tier === 'tier_payg';
+  return (
+    <Notice tone="info" title="Your billing cycle restarts today">
+      <span className="block">
+        {fee
+          ? `The new cycle runs ${period(fee.period_start, fee.period_end)}; the ${planName(targetPlan)} plan's fee covers it, and your invoices follow that date from now on.`
+          : 'The current cycle ends today, and your invoices follow that date from now on.'}
+      </span>
+      {capOff ? (
+        <span className="mt-1 block">
+          The spend cap will be off: usage beyond the Pro plan&apos;s quota is billed at the end of
+          each cycle. You can turn it on under Cost control.
+        </span>
+      ) : null}
+    </Notice>
+  );
+}
+
 /**
  * What the change invoice settles today, from the preview (what the change is charged, to the cent):
  * its lines, the credit applied, and what is charged to the card or added to the credit balance.
@@ -124,7 +162,8 @@ function DowngradeCharge({ preview }: { preview: SubscriptionPreview }) {
           {preview.breakdown.map((line) => (
             <tr key={line.description} className="border-b last:border-b-0">
               <th scope="row" className="py-1.5 pr-3 text-left font-normal text-muted-foreground">
-                {line.description}
+                <span className="block">{line.description}</span>{' '}
+                <span className="block text-xs">{period(line.period_start, line.period_end)}</span>
               </th>
               <td className="py-1.5 text-right tabular-nums">{formatCents(line.total_price)}</td>
             </tr>

@@ -273,14 +273,14 @@ describe('DowngradeFlow: by keyboard alone', () => {
 });
 
 describe('DowngradeFlow: members at their free project limit', () => {
-  it('blocks crowded-co with each member and their limit, and only a way out', async () => {
+  it('blocks crowded-co at once, before any preview, with each member and their limit, and only a way out', async () => {
     const { user, dialog, opener, onClose } = await openFlow({
       slug: 'crowded-co',
       name: 'Crowded Co',
       preview: downgradeFixtures.preview.acmeProToFree,
       members: downgradeFixtures.membersAtLimit.crowdedCo,
     });
-    await user.click(within(dialog).getByRole('button', { name: 'Confirm downgrade' }));
+    // The free project limit is checked first (issue 26, item 6): no preview, no Confirm to click.
     await waitFor(() =>
       expect(dialog).toHaveAccessibleName('Members have reached their free project limit'),
     );
@@ -302,7 +302,8 @@ describe('DowngradeFlow: members at their free project limit', () => {
     await user.click(close);
     expect(onClose).toHaveBeenCalledOnce();
     await waitFor(() => expect(opener).toHaveFocus());
-    expect(api?.writes().map((request) => request.method)).toEqual(['POST']);
+    expect(api?.writes()).toEqual([]);
+    expect(within(document.body).queryByText(/Confirm downgrade/)).not.toBeInTheDocument();
   });
 });
 

@@ -75,10 +75,21 @@ function DowngradeDialog({
 }: DowngradeFlowProps) {
   const queryClient = useQueryClient();
   const toFree = targetPlan === 'free';
-  const preview = useDowngradePreviewQuery(orgSlug, downgradeTier(targetPlan));
-  // Asked as soon as the flow opens, so that Confirm rarely waits for it.
-  useFreeLimitMembersQuery(orgSlug, { enabled: toFree });
-  const [step, setStep] = useState<Step>({ name: 'confirm' });
+  // The free project limit is checked first (issue 26, item 6): a downgrade it blocks opens on the
+  // members who must act, not on a preview of a change that cannot be made. The preview is asked once
+  // the members are known (or could not be: Confirm asks again).
+  const limitMembers = useFreeLimitMembersQuery(orgSlug, { enabled: toFree });
+  const membersKnown = !toFree || limitMembers.isSuccess || limitMembers.isError;
+  const blockingMembers =
+    toFree && limitMembers.data && limitMembers.data.length > 0 ? limitMembers.data : null;
+  const preview = useDowngradePreviewQuery(orgSlug, downgradeTier(targetPlan), {
+    enabled: membersKnown && blockingMembers === null,
+  });
+  const [chosenStep, setStep] = useState<Step>({ name: 'confirm' });
+  const step: Step =
+    chosenStep.name === 'confirm' && blockingMembers
+      ? { name: 'members', members: blockingMembers }
+      : chosenStep;
   const [checkingMembers, setCheckingMembers] = useState(false);
   const [membersError, setMembersError] = useState<unknown>(null);
   const scheduledAt =

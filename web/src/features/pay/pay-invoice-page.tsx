@@ -19,10 +19,12 @@ import { Notice } from '../../components/ui/notice';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { isApiError } from '../../data/api-client';
 import { useInvoiceQuery } from '../../data/invoice-query';
+import { useSubscriptionQuery } from '../../data/subscription-query';
 import { usePaymentsConfigQuery } from '../../data/payments-config-query';
 import { AppHeader } from '../../layout/app-header';
 import { PaymentFormGate } from '../../payments/payment-form-gate';
 import { PaymentsProvider } from '../../payments/payments-provider';
+import { useEndPayNowRedirect } from '../../payments/use-pay-now';
 import { PageTitle } from '../../lib/page-title';
 import { InvoiceLines } from './invoice-lines';
 import { billingPath, InvoicePaymentForm } from './invoice-payment-form';
@@ -41,6 +43,8 @@ export function PayInvoicePage() {
   const profile = useProfile();
   const organization = profile.organizations.find((org) => org.slug === slug);
   const invoice = useInvoiceQuery(organization ? slug : undefined, invoiceId);
+  // Pay Now's "Redirecting to payment gateway..." stays up until the invoice (or why not) shows.
+  useEndPayNowRedirect(!organization || !invoice.isPending);
 
   // An organization the user is not in, or an invoice it does not have, is simply not found.
   if (!organization || !invoiceId || isApiError(invoice.error, 404)) {
@@ -92,6 +96,7 @@ function HostedInvoice({
   const role = useOrganizationRole(slug);
   return (
     <HostedInvoiceCard organizationName={organizationName} invoice={invoice}>
+      {canPayNow(invoice) ? <CreditNotApplied slug={slug} /> : null}
       {canPayNow(invoice) ? (
         hasPermission(role, 'billing_write:subscriptions') ? (
           <PaymentsProvider>
@@ -124,6 +129,22 @@ function HostedInvoice({
         />
       )}
     </HostedInvoiceCard>
+  );
+}
+
+/**
+ * Why the credit the organization holds does not lower what this invoice charges (issue 26, item 3):
+ * it was applied when the invoice was issued, and what is left applies to future invoices only (spec
+ * §9). Said only when there is credit to wonder about.
+ */
+function CreditNotApplied({ slug }: { slug: string }) {
+  const subscription = useSubscriptionQuery(slug);
+  const balance = subscription.data?.customer_balance ?? 0;
+  if (balance <= 0 || subscription.data?.billing_via_partner) return null;
+  return (
+    <Notice tone="info" title="This invoice is charged in full" className="mb-5">
+      {`Your organization holds ${formatCents(balance)} of credit. Credits apply to future invoices only: an issued invoice is paid in full, and the credit stays for your next invoices.`}
+    </Notice>
   );
 }
 

@@ -1,6 +1,9 @@
 import {
+  AWS_MARKETPLACE_MESSAGE,
   BILLING_PARTNER_NAMES,
   CHANGES_DISABLED_MESSAGE,
+  NO_PLAN_PERMISSION_MESSAGE,
+  VERCEL_MARKETPLACE_MESSAGE,
   effectiveManagedBy,
   isActiveProject,
   MANAGED_BY_NAMES,
@@ -15,16 +18,29 @@ import { useProjectsQuery } from '../../data/projects-query';
 
 export const NO_ACTIVE_PROJECTS_TITLE = 'This organization has no active projects';
 
-/** What the panel says above the cards: the global switch, the partner, idle projects. */
+/**
+ * What the panel says above the cards: the global switch, the partner, why the cards' changes are
+ * disabled (read without hovering a button), idle projects.
+ */
 export function PlanPanelNotices({
   organization,
   subscription,
   projectUpdatesDisabled,
+  blockers,
 }: {
   organization: Organization;
   subscription: Subscription;
   projectUpdatesDisabled: boolean;
+  /** The reasons the plan cards' buttons are disabled, as their tooltips give them. */
+  blockers: readonly string[];
 }) {
+  const managedElsewhere = effectiveManagedBy(organization) !== 'platform';
+  // The global switch and the partner have notices of their own.
+  const explained = new Set<string>([
+    CHANGES_DISABLED_MESSAGE,
+    ...(managedElsewhere ? [AWS_MARKETPLACE_MESSAGE, VERCEL_MARKETPLACE_MESSAGE] : []),
+  ]);
+  const reasons = [...new Set(blockers)].filter((reason) => !explained.has(reason));
   return (
     <>
       {projectUpdatesDisabled ? (
@@ -33,6 +49,7 @@ export function PlanPanelNotices({
         </Notice>
       ) : null}
       <PartnerNotice organization={organization} subscription={subscription} />
+      <DisabledChangesNotice reasons={reasons} />
       <NoActiveProjectsNotice slug={organization.slug} />
     </>
   );
@@ -84,6 +101,33 @@ function PartnerNotice({
     );
   }
   return null;
+}
+
+/** Why the plan cards' changes are disabled, once at the top rather than in each button's tooltip. */
+function DisabledChangesNotice({ reasons }: { reasons: string[] }) {
+  const [first] = reasons;
+  if (first === undefined) return null;
+  const permission = reasons.includes(NO_PLAN_PERMISSION_MESSAGE);
+  const contact = permission
+    ? 'Contact your organization owner or administrator for assistance.'
+    : null;
+  if (reasons.length === 1) {
+    return (
+      <Notice tone="lock" title={first}>
+        {contact}
+      </Notice>
+    );
+  }
+  return (
+    <Notice tone="lock" title="Plan changes are not available">
+      <ul className="list-disc space-y-1 pl-5">
+        {reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+      {contact ? <p className="mt-1">{contact}</p> : null}
+    </Notice>
+  );
 }
 
 /** A paid plan with nothing running is worth a second look before changing it (spec §4). */

@@ -71,19 +71,24 @@ function PlanPanelBody({
     projectUpdatesDisabled: profile.project_updates_disabled,
     plans: plans.data.plans,
   };
+  const cards = planCards().map((card) => ({ card, action: planCardAction(card.planId, context) }));
+  const blockers = cards.flatMap(({ action }) =>
+    'blocker' in action && action.blocker ? [action.blocker] : [],
+  );
   return (
     <div className="space-y-5">
       <PlanPanelNotices
         organization={organization}
         subscription={subscription.data}
         projectUpdatesDisabled={profile.project_updates_disabled}
+        blockers={blockers}
       />
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-        {planCards().map((card) => (
+        {cards.map(({ card, action }) => (
           <PlanCard
             key={card.id}
             card={card}
-            action={planCardAction(card.planId, context)}
+            action={action}
             onChange={(action) =>
               action.kind === 'upgrade' ? onUpgrade(action.target) : onDowngrade(action.target)
             }

@@ -137,7 +137,9 @@ describe('restriction banner', () => {
     const loading = vi.spyOn(toast, 'loading');
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     await user.click(within(banner()).getByRole('button', { name: 'Pay outstanding invoice' }));
-    expect(loading).toHaveBeenCalledWith('Redirecting to payment gateway...');
+    expect(loading).toHaveBeenCalledWith('Redirecting to payment gateway...', {
+      id: 'pay-now-redirect',
+    });
     expect(String(fetchSpy.mock.calls[0]?.[0])).toContain(
       '/platform/organizations/restricted-co/billing/invoices/in_overdue/payment-link',
     );

@@ -1,14 +1,28 @@
-import { formatCents, formatInvoiceDate, type SpendAlertState } from '@meterline/domain';
+import {
+  formatCents,
+  formatPeriod,
+  spendLevel,
+  usedPercent,
+  type SpendAlertState,
+  type SpendLevel,
+} from '@meterline/domain';
 import { ErrorState } from '../../components/error-state';
 import { useSpendAlertQuery } from '../../data/spend-alert-query';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
 import { SpendAlertsForm } from './spend-alerts-form';
 
+/** Amber once the first threshold is reached, red once the budget is. */
+const BAR_COLOUR: Record<SpendLevel, string> = {
+  under: 'bg-primary',
+  warning: 'bg-warning',
+  over: 'bg-destructive',
+};
+
 /** This cycle's spend against the budget: the figures, and a bar that reads without colour alone. */
 function SpendSummary({ state }: { state: SpendAlertState }) {
   // As the upcoming invoice's cycle bar writes it.
-  const cycle = `${formatInvoiceDate(state.cycle_start)} – ${formatInvoiceDate(state.cycle_end)}`;
+  const cycle = formatPeriod(state.cycle_start, state.cycle_end);
   if (state.budget === null) {
     return (
       <p className="text-sm text-muted-foreground">
@@ -19,8 +33,8 @@ function SpendSummary({ state }: { state: SpendAlertState }) {
     );
   }
   const budgetCents = state.budget * 100;
-  const used = Math.min(100, Math.floor((state.spend * 100) / budgetCents));
-  const over = state.spend >= budgetCents;
+  const percent = usedPercent(state.spend, state.budget);
+  const level = spendLevel({ ...state, budget: state.budget });
   return (
     <div className="space-y-2">
       <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
@@ -40,15 +54,16 @@ function SpendSummary({ state }: { state: SpendAlertState }) {
       <div
         aria-hidden
         className="h-2 w-full overflow-hidden rounded-full bg-muted"
-        title={`${used}% of the budget`}
+        data-level={level}
       >
         <div
-          className={cn('h-full rounded-full', over ? 'bg-destructive' : 'bg-primary')}
-          style={{ width: `${used}%` }}
+          className={cn('h-full rounded-full', BAR_COLOUR[level])}
+          style={{ width: `${Math.min(100, percent)}%` }}
         />
       </div>
       <p className="text-xs text-muted-foreground">
-        Billing cycle {cycle}.{' '}
+        <span className="font-medium text-foreground">{percent}% of the budget used.</span> Billing
+        cycle {cycle}.{' '}
         {state.reached.length > 0
           ? `Thresholds reached: ${state.reached.map((percent) => `${percent}%`).join(', ')}.`
           : 'No threshold reached yet.'}

@@ -5,6 +5,7 @@ import {
   isSpendCapOn,
   SUBSCRIPTION_ERROR_TOAST_MS,
   spendCapConfirmBlocker,
+  spendCapRefusal,
   spendCapRateTable,
   spendCapToggledMessage,
   spendCapToggleFailedMessage,
@@ -23,9 +24,12 @@ import { Sheet } from '../../components/ui/sheet';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import { useSubscriptionQuery } from '../../data/subscription-query';
 import { useSubscriptionUpdateMutation } from '../../data/subscription-update-mutation';
+import { isStalePreviewError } from '../../data/subscription-preview-query';
+import { useSpendCapPreviewQuery } from '../../data/spend-cap-preview-query';
 import { cn } from '../../lib/cn';
 import { isOutcomeUnknown, useIdempotencyKey } from '../../payments/idempotency';
 import { PaymentsProvider, usePaymentPort } from '../../payments/payments-provider';
+import { SpendCapCharge } from './spend-cap-charge';
 
 export const SPEND_CAP_PANEL_TITLE = 'Spend cap';
 
@@ -155,15 +159,27 @@ function SpendCapForm({
     projectUpdatesDisabled,
     canUpdateSubscription: hasPermission(role, 'billing_write:subscriptions'),
   };
-  const block = spendCapConfirmBlocker(context, draft, change.isPending);
+  const rawBlock = spendCapConfirmBlocker(context, draft, change.isPending);
   const isFree = subscription.plan.id === 'free';
+  // What the toggle charges now, priced as it is charged: asked once the draft differs and the toggle
+  // may go ahead, and sent back with it so that what is shown is what is charged.
+  const preview = useSpendCapPreviewQuery(organization.slug, draft, {
+    enabled: rawBlock === null,
+    refresh: !change.isPending,
+  });
+  const block = rawBlock ?? (preview.data ? null : ({ reason: 'loading', message: null } as const));
+  // Why this member cannot turn the cap either way (permission, the global switch, the plan, the
+  // marketplace), said once at the top; the Free plan's own notice says it for Free.
+  const refusal = isFree ? null : spendCapRefusal(context, !current);
 
   const confirm = async () => {
-    const tier = draft ? 'tier_pro' : 'tier_payg';
-    const idempotencyKey = idempotency.keyFor({ tier });
+    const priced = preview.data;
+    if (!priced) return;
+    const tier = priced.tier;
+    const idempotencyKey = idempotency.keyFor({ tier, proration_date: priced.proration_date });
     try {
       await change.mutateAsync({
-        body: { tier },
+        body: { tier, proration_date: priced.proration_date },
         idempotencyKey,
         confirmPayment: (secret) =>
           portState.status === 'ready'
@@ -176,6 +192,8 @@ function SpendCapForm({
       onDone();
     } catch (error) {
       if (!isOutcomeUnknown(error)) idempotency.settle();
+      // A price the server no longer honours: show the new one before anything is charged.
+      if (isStalePreviewError(error)) void preview.refetch();
       const message =
         error instanceof Error && error.message ? error.message : 'Something went wrong.';
       toast.error(spendCapToggleFailedMessage(message), {
@@ -189,6 +207,13 @@ function SpendCapForm({
 
   return (
     <div className="space-y-6">
+      {refusal ? (
+        <Notice tone="lock" title={refusal.message}>
+          {refusal.reason === 'no_permission'
+            ? 'Contact your organization owner or administrator for assistance.'
+            : null}
+        </Notice>
+      ) : null}
       <div className="flex items-center justify-between gap-3">
         <p className="text-sm text-muted-foreground">Currently</p>
         <Badge tone={current ? 'success' : 'neutral'}>
@@ -211,7 +236,7 @@ function SpendCapForm({
         </Notice>
       ) : null}
 
-      <fieldset className="space-y-3" disabled={isFree || change.isPending}>
+      <fieldset className="space-y-3" disabled={isFree || refusal !== null || change.isPending}>
         <legend id={groupId} className="mb-3 text-sm font-medium">
           Choose the spend cap
         </legend>
@@ -224,7 +249,9 @@ function SpendCapForm({
                 className={cn(
                   'flex gap-3 rounded-lg border bg-card p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                   selected ? 'border-primary ring-1 ring-primary' : 'hover:bg-muted/60',
-                  isFree || change.isPending ? 'cursor-not-allowed opacity-70' : 'cursor-pointer',
+                  isFree || refusal !== null || change.isPending
+                    ? 'cursor-not-allowed opacity-70'
+                    : 'cursor-pointer',
                 )}
               >
                 <input
@@ -266,6 +293,14 @@ function SpendCapForm({
         once for the usage beyond the quota so far this cycle, charged to your default card; turning
         it off bills only the usage beyond the quota from then on, with the cycle&apos;s invoice.
       </p>
+
+      {rawBlock === null ? (
+        <SpendCapCharge
+          preview={preview.data}
+          error={preview.isError ? preview.error : null}
+          onRetry={() => void preview.refetch()}
+        />
+      ) : null}
 
       {confirmingPayment ? (
         <p role="status" className="text-sm text-muted-foreground">

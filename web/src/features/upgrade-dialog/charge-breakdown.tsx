@@ -1,15 +1,10 @@
 import { useId } from 'react';
 import {
   formatCents,
-  formatInvoiceDate,
+  formatPeriod,
   type PreviewLine,
   type SubscriptionPreview,
 } from '@meterline/domain';
-
-/** A period as the billing page shows one: "Nov 12, 2026 – Dec 12, 2026". */
-function period(start: number, end: number): string {
-  return `${formatInvoiceDate(start)} – ${formatInvoiceDate(end)}`;
-}
 
 /** One amount of the table; negative amounts (credits) read as such. */
 function Amount({ cents, className }: { cents: number; className?: string }) {
@@ -27,7 +22,7 @@ function LineRow({ line, showPeriod }: { line: PreviewLine; showPeriod: boolean 
         <span className="block">{line.description}</span>
         {showPeriod ? (
           <span className="block text-xs text-muted-foreground">
-            {period(line.period_start, line.period_end)}
+            {formatPeriod(line.period_start, line.period_end)}
           </span>
         ) : null}
       </th>
@@ -75,7 +70,7 @@ export function ChargeBreakdown({ preview }: { preview: SubscriptionPreview }) {
                 className="pb-1 text-left text-xs font-medium text-muted-foreground"
               >
                 {onePeriod
-                  ? `Usage so far this cycle, ${period(first.period_start, first.period_end)}`
+                  ? `Usage so far this cycle, ${formatPeriod(first.period_start, first.period_end)}`
                   : 'Usage so far'}
               </th>
             </tr>

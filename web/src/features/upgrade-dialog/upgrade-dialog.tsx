@@ -1,7 +1,6 @@
 import { useRef, useState } from 'react';
 import {
   cardBadges,
-  featureText,
   hasPermission,
   PLAN_CARDS,
   planName,
@@ -11,12 +10,10 @@ import {
   type Role,
   type SubscriptionPreview,
 } from '@meterline/domain';
-import { Check, Loader2 } from 'lucide-react';
+import { Loader2 } from 'lucide-react';
 import { toast } from '../../lib/toast';
-import { ErrorState } from '../../components/error-state';
 import { Button } from '../../components/ui/button';
 import { Notice } from '../../components/ui/notice';
-import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 import {
   isStalePreviewError,
   useSubscriptionPreviewQuery,
@@ -33,11 +30,10 @@ import { PaymentFormGate, PaymentMethodsGate } from '../../payments/payment-form
 import type { PaymentPort } from '../../payments/payment-port';
 import { PaymentsProvider } from '../../payments/payments-provider';
 import { Dialog, DialogBody, DialogFooter } from '../../payments/ui/dialog';
-import { ChargeBreakdown } from './charge-breakdown';
-import { MonthlyEstimate } from './monthly-estimate';
 import { PaymentMethodPicker } from './payment-method-picker';
+import { UpgradeSummary } from './upgrade-summary';
 
-export const PREVIEW_FAILED = 'Failed to preview subscription';
+export { PREVIEW_FAILED } from './upgrade-summary';
 export const PRICE_UPDATED = 'The charge was worked out again';
 export const CONFIRMING_PAYMENT = 'Confirming payment…';
 
@@ -83,7 +79,7 @@ export function UpgradeDialog({
       open={target !== null}
       onOpenChange={(open) => !open && onClose()}
       dismissible={!busy}
-      size="md"
+      size="lg"
       title={`Upgrade to ${planName(plan)}`}
       description={`${organization.name} moves to the ${planName(plan)} plan as soon as the payment goes through.`}
     >
@@ -150,6 +146,10 @@ function UpgradeSteps({
   const [selected, setSelected] = useState<string | null>(preselected?.id ?? null);
   // Without a card, the dialog starts on the card form (acme-free's first upgrade).
   const [addingCard, setAddingCard] = useState(cards.length === 0);
+  // Priced without a card: the price is beside the card form from the start (issue 26, item 1).
+  const preview = useSubscriptionPreviewQuery(organization.slug, PLAN_CARDS[props.target].id, {
+    enabled: addingCard,
+  });
 
   if (addingCard) {
     return (
@@ -171,6 +171,16 @@ function UpgradeSteps({
             setAddingCard(false);
           }}
           onCancel={() => (cards.length === 0 ? props.onClose() : setAddingCard(false))}
+          aside={
+            <UpgradeSummary
+              narrow
+              target={props.target}
+              preview={preview.data}
+              error={preview.isError ? preview.error : null}
+              onRetry={() => void preview.refetch()}
+            />
+          }
+          asideLabel={`Upgrade to ${planName(props.target)}: what it costs and adds`}
         />
       </>
     );
@@ -312,48 +322,12 @@ function ReviewForm({
           disabled={busy}
         />
 
-        <section aria-labelledby="upgrade-charge-heading" className="space-y-2">
-          <h3 id="upgrade-charge-heading" className="text-sm font-semibold">
-            Charge today
-          </h3>
-          {preview.isError ? (
-            <ErrorState
-              title={PREVIEW_FAILED}
-              error={preview.error}
-              onRetry={() => void preview.refetch()}
-            />
-          ) : preview.data ? (
-            <ChargeBreakdown preview={preview.data} />
-          ) : (
-            <LoadingRegion label="Loading the charge" className="space-y-2">
-              <Skeleton className="h-4 w-full" />
-              <Skeleton className="h-4 w-full" />
-              <Skeleton className="h-4 w-2/3" />
-            </LoadingRegion>
-          )}
-        </section>
-
-        {preview.data ? (
-          <MonthlyEstimate
-            planName={card.name}
-            planPrice={card.priceMonthly}
-            estimate={preview.data.monthly_invoice_estimate}
-          />
-        ) : null}
-
-        <section aria-labelledby="upgrade-features-heading" className="space-y-2">
-          <h3 id="upgrade-features-heading" className="text-sm font-semibold">
-            {`What the ${card.name} plan adds`}
-          </h3>
-          <ul className="grid gap-1.5 sm:grid-cols-2">
-            {card.features.map((feature) => (
-              <li key={featureText(feature)} className="flex gap-2">
-                <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-success" />
-                <span>{featureText(feature)}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <UpgradeSummary
+          target={target}
+          preview={preview.data}
+          error={preview.isError ? preview.error : null}
+          onRetry={() => void preview.refetch()}
+        />
       </DialogBody>
       {phase === 'confirming' || repriced || failure ? (
         // Above the actions, outside the scrolling body: seen without scrolling down the charge.

@@ -7,6 +7,7 @@ import {
   PLAN_NAMES,
   type PlanId,
   type UsageRecord,
+  usageFigureNote,
 } from '@meterline/domain';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
@@ -38,7 +39,10 @@ function QuotaBar({ ratio, label, over }: { ratio: number; label: string; over: 
 function limitBadge(record: UsageRecord) {
   if (!record.available_in_plan) return <Badge>Not in plan</Badge>;
   if (record.capped) return <Badge tone="neutral">Capped at quota</Badge>;
-  if (record.unlimited) return <Badge tone="primary">Billed beyond quota</Badge>;
+  // Only where there is usage to bill: an empty metric has nothing beyond its quota.
+  if (record.unlimited && record.usage > 0) {
+    return <Badge tone="primary">Billed beyond quota</Badge>;
+  }
   return null;
 }
 
@@ -86,6 +90,7 @@ export function MetricCard({
   const warn = isOverWarningThreshold(record);
   const over = ratio !== null && ratio > 1 && record.capped;
   const headingId = `usage-${record.metric}`;
+  const note = usageFigureNote(record.metric);
   const projects = record.project_allocations
     .filter((allocation) => selectedProject === null || allocation.ref === selectedProject)
     .sort((a, b) => b.usage - a.usage);
@@ -119,6 +124,7 @@ export function MetricCard({
             </span>
           ) : null}
         </p>
+        {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
         {ratio !== null ? (
           <QuotaBar ratio={ratio} label={`${name} against its quota`} over={over} />
         ) : null}

@@ -1,5 +1,5 @@
 import type { Organization, Project } from '@meterline/domain';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { recordedBilling } from '../../../test/billing-fixtures';
 import { recorded } from '../../../test/fixtures';
@@ -87,6 +87,11 @@ describe('usage page', () => {
     ).toBeInTheDocument();
     expect(egress).toHaveTextContent('Usage beyond the quota is billed at the plan’s rates.');
     expect(egress).toHaveTextContent('Billed beyond the quota so far: $5.42');
+    // Issue 26, item 15: the badge only where there is usage; sizes say they are the cycle's average.
+    expect(within(egress).getByText('Billed beyond quota')).toBeInTheDocument();
+    expect(within(metric('Cached Egress')).queryByText('Billed beyond quota')).toBeNull();
+    expect(metric('Database Size')).toHaveTextContent('Average over the billing cycle so far');
+    expect(egress).not.toHaveTextContent('Average over');
   });
 
   it('has no warning for acme-pro, well within its quotas', () => {
@@ -102,6 +107,18 @@ describe('usage page', () => {
     expect(chart).toHaveAccessibleName('Egress: daily usage from Nov 09, 2026 to Dec 08, 2026');
     // One bar per day of the 30-day cycle.
     expect(chart.querySelectorAll('rect')).toHaveLength(30);
+    // Issue 26, item 15: the chart's value on focus, and day by day with the arrow keys.
+    expect(within(egress).getByText('Daily')).toBeInTheDocument();
+    act(() => chart.focus());
+    const readout = () =>
+      within(egress).getByText(/^[A-Z][a-z]{2} \d{2}, \d{4}: [\d.,<]+ GB$/, { selector: 'span' });
+    const focused = readout().textContent;
+    fireEvent.keyDown(chart, { key: 'ArrowLeft' });
+    expect(readout().textContent).not.toBe(focused);
+    fireEvent.keyDown(chart, { key: 'Home' });
+    expect(readout()).toHaveTextContent(/^Nov 09, 2026: /);
+    act(() => chart.blur());
+    expect(within(egress).getByText('Daily')).toBeInTheDocument();
     const byProject = within(egress).getByRole('heading', { name: 'By project' }).parentElement;
     expect(within(byProject as HTMLElement).getAllByRole('listitem')).toHaveLength(3);
   });

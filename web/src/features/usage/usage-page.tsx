@@ -1,4 +1,4 @@
-import { formatInvoiceDate, hasPermission, PLAN_NAMES, type Organization } from '@meterline/domain';
+import { formatPeriod, hasPermission, PLAN_NAMES, type Organization } from '@meterline/domain';
 import { Download } from 'lucide-react';
 import { useSearchParams } from '../../lib/router';
 import { useOrganizationRole } from '../../session/profile-context';
@@ -66,8 +66,10 @@ function UsageContent({ organization }: { organization: Organization }) {
             <>
               Current billing cycle:{' '}
               <span className="text-foreground">
-                {formatInvoiceDate(subscription.data.current_period_start)} –{' '}
-                {formatInvoiceDate(subscription.data.current_period_end)}
+                {formatPeriod(
+                  subscription.data.current_period_start,
+                  subscription.data.current_period_end,
+                )}
               </span>
             </>
           ) : (

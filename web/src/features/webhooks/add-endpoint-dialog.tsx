@@ -18,6 +18,22 @@ import { SigningSecret } from './signing-secret';
 type Errors = Partial<Record<'url' | 'events' | 'description', string>>;
 
 /** "Add endpoint": a URL, the events, an optional description; then the signing secret, once. */
+/** The form's names for the fields the shared schema's messages name by their API key. */
+const FIELD_LABELS: Record<keyof Errors, string> = {
+  url: 'Endpoint URL',
+  events: 'Events to send',
+  description: 'Description',
+};
+
+/**
+ * The API's message ("url is required") as the form says it: starting with a capital and naming the
+ * field by its label ("Endpoint URL is required").
+ */
+function formMessage(field: keyof Errors, message: string): string {
+  const label = FIELD_LABELS[field];
+  return message.startsWith(`${field} `) ? `${label}${message.slice(field.length)}` : message;
+}
+
 export function AddEndpointDialog({
   slug,
   open,
@@ -59,7 +75,7 @@ export function AddEndpointDialog({
       const found: Errors = {};
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as keyof Errors;
-        found[field] ??= issue.message;
+        found[field] ??= formMessage(field, issue.message);
       }
       setErrors(found);
       const first = (['url', 'events', 'description'] as const).find((field) => found[field]);

@@ -23,7 +23,7 @@ import { PaymentsProvider } from '../payments-provider';
 import { CheckboxField } from '../ui/checkbox-field';
 import { Dialog, DialogBody, DialogFooter, useFocusFirstField } from '../ui/dialog';
 import {
-  addCardFormSchema,
+  addCardFormSchemaFor,
   billingValuesToApply,
   type AddCardFormValues,
 } from './add-card-form-schema';
@@ -86,6 +86,8 @@ export function AddCardFlow({
   onBusyChange,
   onAdded,
   onCancel,
+  aside,
+  asideLabel,
 }: {
   slug: string;
   port: PaymentPort;
@@ -93,15 +95,20 @@ export function AddCardFlow({
   onBusyChange: (busy: boolean) => void;
   onAdded: (method: PaymentMethod) => void;
   onCancel: () => void;
+  /** Shown beside the card form (above it on a narrow screen): what the card is added to pay. */
+  aside?: ReactNode;
+  asideLabel?: string;
 }) {
+  const side = aside ? { content: aside, label: asideLabel ?? 'Summary' } : null;
   return (
     <port.CardScope>
-      <BillingDataLoader slug={slug} enabled={canUpdateBillingAddress}>
+      <BillingDataLoader slug={slug} enabled={canUpdateBillingAddress} aside={side}>
         {(billing) => (
           <AddCardForm
             slug={slug}
             port={port}
             billing={billing}
+            aside={side}
             onBusyChange={onBusyChange}
             onDone={onAdded}
             onCancel={onCancel}
@@ -121,13 +128,36 @@ interface LoadedBilling {
  * The saved address and tax ID the option starts from. Without the permission to change them, or
  * when they cannot be loaded, the option is not offered (the card can still be added).
  */
+interface Aside {
+  content: ReactNode;
+  label: string;
+}
+
+/** The card form with what it pays for beside it: two columns when there is room, else one. */
+function WithAside({ aside, children }: { aside: Aside | null; children: ReactNode }) {
+  if (!aside) return <>{children}</>;
+  return (
+    <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,17rem)]">
+      <aside
+        aria-label={aside.label}
+        className="min-w-0 rounded-md border bg-muted/40 p-4 text-sm md:order-last"
+      >
+        {aside.content}
+      </aside>
+      <div className="min-w-0">{children}</div>
+    </div>
+  );
+}
+
 function BillingDataLoader({
   slug,
   enabled,
+  aside,
   children,
 }: {
   slug: string;
   enabled: boolean;
+  aside: Aside | null;
   children: (billing: LoadedBilling | null | 'unavailable') => ReactNode;
 }) {
   const customer = useCustomerQuery(slug, { enabled });
@@ -137,7 +167,9 @@ function BillingDataLoader({
   if (customer.isPending || taxId.isPending) {
     return (
       <DialogBody>
-        <CardFieldsSkeleton />
+        <WithAside aside={aside}>
+          <CardFieldsSkeleton />
+        </WithAside>
       </DialogBody>
     );
   }
@@ -148,6 +180,7 @@ function AddCardForm({
   slug,
   port,
   billing,
+  aside,
   onBusyChange,
   onDone,
   onCancel,
@@ -155,6 +188,7 @@ function AddCardForm({
   slug: string;
   port: PaymentPort;
   billing: LoadedBilling | null | 'unavailable';
+  aside: Aside | null;
   onBusyChange: (busy: boolean) => void;
   onDone: (method: PaymentMethod) => void;
   onCancel: () => void;
@@ -172,7 +206,7 @@ function AddCardForm({
     [billing, offerBilling],
   );
   const form = useForm<AddCardFormValues>({
-    resolver: zodResolver(addCardFormSchema),
+    resolver: zodResolver(addCardFormSchemaFor(loaded)),
     defaultValues: {
       setAsDefault: true,
       updateBilling: offerBilling,
@@ -234,52 +268,54 @@ function AddCardForm({
       className="flex min-h-0 flex-1 flex-col"
     >
       <DialogBody>
-        <fieldset disabled={busy} className="min-w-0 space-y-5">
-          <legend className="sr-only">Card</legend>
-          <div className="space-y-3">
-            <port.CardFields disabled={busy} />
-            <p className="flex items-start gap-1.5 text-xs text-muted-foreground">
-              <Info aria-hidden className="mt-px size-3.5 shrink-0" />
-              {CARD_HINT}
-            </p>
-          </div>
-
-          <div className="space-y-3 border-t pt-4">
-            <CheckboxField
-              label="Set as default payment method"
-              hint="Invoices are charged to the default card."
-              {...form.register('setAsDefault')}
-            />
-            {offerBilling ? (
-              <CheckboxField
-                label="Update billing address and tax ID"
-                hint="Use the card's billing details on this organization's invoices."
-                {...form.register('updateBilling')}
-              />
-            ) : null}
-            {billing === 'unavailable' ? (
-              <p className="text-xs text-muted-foreground">
-                The billing address could not be loaded; update it in Billing address &amp; tax ID
-                after adding the card.
+        <WithAside aside={aside}>
+          <fieldset disabled={busy} className="min-w-0 space-y-5">
+            <legend className="sr-only">Card</legend>
+            <div className="space-y-3">
+              <port.CardFields disabled={busy} />
+              <p className="flex items-start gap-1.5 text-xs text-muted-foreground">
+                <Info aria-hidden className="mt-px size-3.5 shrink-0" />
+                {CARD_HINT}
               </p>
+            </div>
+
+            <div className="space-y-3 border-t pt-4">
+              <CheckboxField
+                label="Set as default payment method"
+                hint="Invoices are charged to the default card."
+                {...form.register('setAsDefault')}
+              />
+              {offerBilling ? (
+                <CheckboxField
+                  label="Update billing address and tax ID"
+                  hint="Use the card's billing details on this organization's invoices."
+                  {...form.register('updateBilling')}
+                />
+              ) : null}
+              {billing === 'unavailable' ? (
+                <p className="text-xs text-muted-foreground">
+                  The billing address could not be loaded; update it in Billing address &amp; tax ID
+                  after adding the card.
+                </p>
+              ) : null}
+            </div>
+
+            {offerBilling && updateBilling ? (
+              <fieldset className="min-w-0 rounded-md border bg-muted/40 p-4">
+                <legend className="px-1 text-sm font-semibold">Billing address and tax ID</legend>
+                <CardBillingFields form={form} />
+              </fieldset>
             ) : null}
-          </div>
+          </fieldset>
 
-          {offerBilling && updateBilling ? (
-            <fieldset className="min-w-0 rounded-md border bg-muted/40 p-4">
-              <legend className="px-1 text-sm font-semibold">Billing address and tax ID</legend>
-              <CardBillingFields form={form} />
-            </fieldset>
+          {failure ? (
+            <div ref={failureRef} tabIndex={-1} className="mt-5 rounded-md outline-none">
+              <Notice tone="destructive" role="alert" title={failure}>
+                Nothing was saved. Check the card details or try another card.
+              </Notice>
+            </div>
           ) : null}
-        </fieldset>
-
-        {failure ? (
-          <div ref={failureRef} tabIndex={-1} className="mt-5 rounded-md outline-none">
-            <Notice tone="destructive" role="alert" title={failure}>
-              Nothing was saved. Check the card details or try another card.
-            </Notice>
-          </div>
-        ) : null}
+        </WithAside>
       </DialogBody>
       <DialogFooter>
         <Button disabled={busy} onClick={onCancel}>

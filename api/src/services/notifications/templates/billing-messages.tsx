@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
-import { formatCents, formatInvoiceDate, formatPeriod } from '@meterline/domain';
+import { formatCents, formatGraceEnd, formatInvoiceDate, formatPeriod } from '@meterline/domain';
 import type { ReactElement } from 'react';
 import { EmailLayout, Facts, Paragraph, TextLink } from './layout.tsx';
 
@@ -198,7 +198,7 @@ export function restrictionChangedMessage(
     body = `Nothing restricts ${org} any more: its projects work as usual.`;
     action = undefined;
   } else if (change.to === 'grace_period') {
-    const until = change.gracePeriodEnd ? ` until ${formatInvoiceDate(change.gracePeriodEnd)}` : '';
+    const until = change.gracePeriodEnd ? ` until ${formatGraceEnd(change.gracePeriodEnd)}` : '';
     subject = `${org} is in a grace period${until}`;
     heading = 'Grace period started';
     body =

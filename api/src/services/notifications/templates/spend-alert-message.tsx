@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
-import { formatCents, formatPeriod, spendAlertTitle } from '@meterline/domain';
+import { formatCents, formatPeriod, spendAlertTitle, usedPercent } from '@meterline/domain';
 import type { BillingMessage, MessageContext } from './billing-messages.tsx';
 import { EmailLayout, Facts, Paragraph, TextLink } from './layout.tsx';
 
@@ -17,7 +17,7 @@ export interface SpendAlertFacts {
 
 /** A spend alert: a threshold of the monthly budget reached, or the projection passing it. */
 export function spendAlertMessage(context: MessageContext, facts: SpendAlertFacts): BillingMessage {
-  const title = spendAlertTitle(facts.alert, facts.budget);
+  const title = spendAlertTitle(facts.alert, facts.budget, facts.spendCents);
   const budget = formatCents(facts.budget * 100);
   const spent = formatCents(facts.spendCents);
   const projected = formatCents(facts.projectedCents);
@@ -25,7 +25,7 @@ export function spendAlertMessage(context: MessageContext, facts: SpendAlertFact
   const lead =
     facts.alert === 'projected'
       ? `At its current rate, ${context.organizationName} is projected to spend ${projected} this billing cycle, above its ${budget} monthly budget.`
-      : `${context.organizationName} has spent ${spent} so far this billing cycle, reaching the ${facts.alert}% threshold of its ${budget} monthly budget.`;
+      : `${context.organizationName} has spent ${spent} so far this billing cycle, ${usedPercent(facts.spendCents, facts.budget)}% of its ${budget} monthly budget, reaching its ${facts.alert}% threshold.`;
   return {
     subject: `${context.organizationName}: ${title}`,
     element: (

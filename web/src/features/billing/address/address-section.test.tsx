@@ -142,7 +142,10 @@ describe('Billing Address & Tax ID section', () => {
     await user.clear(input('City'));
     await user.click(button('Save'));
 
-    expect(await screen.findByText('Address line 1 is required')).toBeInTheDocument();
+    // A line typed too short says what is wrong with it (issue 26, item 16).
+    expect(
+      await screen.findByText('Address line 1 must be at least 3 characters'),
+    ).toBeInTheDocument();
     expect(input('Address line 1')).toHaveFocus();
     expect(input('City')).toHaveAccessibleDescription('City is required');
     expect(input('Name')).not.toHaveAttribute('aria-invalid');

@@ -67,6 +67,11 @@ describe('Credit balance section', () => {
   it('shows the credit as a negative amount and explains it', () => {
     const { region } = renderSection({ seeded: true });
     expect(within(region()).getByText('-$50.00')).toBeInTheDocument();
+    // Negative as the spec shows it, and said to be credit held, not a debt (issue 26, item 3).
+    expect(within(region()).getByText('Credit your organization holds')).toBeInTheDocument();
+    expect(region()).toHaveTextContent(
+      '$50.00 is applied to your next invoices before any payment method is charged.',
+    );
     expect(region()).toHaveTextContent(
       'Credits are applied to future invoices only. They never expire and are not refundable.',
     );
@@ -89,6 +94,14 @@ describe('Credit balance section', () => {
       organization: { ...ACME_PRO, billing_via_partner: true },
     });
     expect(within(region()).queryByRole('button', { name: 'Top Up' })).not.toBeInTheDocument();
+  });
+
+  it('promises the Vercel-managed organization no Top Up it does not offer', async () => {
+    await transport().signIn('owner@example.com');
+    const { region } = renderSection({ organization: recorded.organization.vercel });
+    expect(await within(region()).findByText('No credit yet.')).toBeInTheDocument();
+    expect(within(region()).queryByRole('button', { name: 'Top Up' })).not.toBeInTheDocument();
+    expect(region()).not.toHaveTextContent(/top-up/i);
   });
 
   describe('topping up', () => {

@@ -3,6 +3,7 @@ import { formatCents, hasPermission } from '@meterline/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
 import { ErrorState } from '../../../components/error-state';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { LoadingRegion, Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
@@ -30,13 +31,31 @@ export function CreditsBalanceSection({ organization, role }: BillingSectionProp
   );
 }
 
-/** What the balance means, in plain words: positive is credit owed to the customer. */
-function balanceExplanation(balance: number): string {
+/**
+ * What the balance means, in plain words: the spec shows credit as a negative amount (§3), so it says at
+ * once that the organization holds it, and where it goes. Billed via a partner, there is no Top Up here
+ * to promise.
+ */
+function balanceExplanation(
+  balance: number,
+  partner: boolean,
+): { label: string | null; text: string } {
   if (balance > 0) {
-    return `${formatCents(balance)} of credit will be applied to the next invoices before any payment method is charged.`;
+    return {
+      label: 'Credit your organization holds',
+      text: `Shown as a negative amount because it is taken off what you pay: ${formatCents(balance)} is applied to your next invoices before any payment method is charged.`,
+    };
   }
-  if (balance < 0) return `${formatCents(-balance)} is owed and will be added to the next invoice.`;
-  return 'No credit yet. A top-up prepays future invoices.';
+  if (balance < 0) {
+    return {
+      label: 'Owed',
+      text: `${formatCents(-balance)} is owed and will be added to the next invoice.`,
+    };
+  }
+  return {
+    label: null,
+    text: partner ? 'No credit yet.' : 'No credit yet. A top-up prepays future invoices.',
+  };
 }
 
 function CreditBalance({
@@ -68,6 +87,7 @@ function CreditBalance({
   // Credit is shown as a negative amount: it is taken off what the next invoices charge.
   const shown = formatCents(balance === 0 ? 0 : -balance);
   const partner = billedViaPartner || subscription.data.billing_via_partner;
+  const explained = balanceExplanation(balance, partner);
 
   return (
     <div className="space-y-4">
@@ -77,9 +97,16 @@ function CreditBalance({
             <Coins aria-hidden className="size-5 text-muted-foreground" />
           </div>
           <dl className="min-w-0">
-            <dt className="text-xs font-medium text-muted-foreground">Balance</dt>
+            <dt className="text-xs font-medium text-muted-foreground">Credit balance</dt>
             <dd className="text-2xl font-semibold tracking-tight tabular-nums">{shown}</dd>
-            <dd className="text-muted-foreground">{balanceExplanation(balance)}</dd>
+            <dd className="text-muted-foreground">
+              {explained.label ? (
+                <Badge tone={balance > 0 ? 'success' : 'warning'} className="mr-2 align-middle">
+                  {explained.label}
+                </Badge>
+              ) : null}
+              {explained.text}
+            </dd>
           </dl>
         </div>
         {partner ? null : (

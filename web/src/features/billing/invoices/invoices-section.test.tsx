@@ -193,7 +193,9 @@ describe('past invoices', () => {
     const loading = vi.spyOn(appToast, 'loading');
     const { section, user } = renderInvoices();
     await user.click(within(section()).getByRole('button', { name: 'Pay Now' }));
-    expect(loading).toHaveBeenCalledWith('Redirecting to payment gateway...');
+    expect(loading).toHaveBeenCalledWith('Redirecting to payment gateway...', {
+      id: 'pay-now-redirect',
+    });
     const error = await screen.findByText(NETWORK_ERROR_MESSAGE, { selector: TOAST });
     expect(error.closest('[data-sonner-toast]')).toHaveAttribute('data-type', 'error');
     expect(screen.queryByText('Redirecting to payment gateway...')).toBeNull();

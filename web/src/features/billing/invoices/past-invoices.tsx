@@ -102,9 +102,21 @@ export function PastInvoices({
   return (
     <div className="space-y-4">
       <table
-        className={cn('w-full text-sm max-sm:block', invoices.isPlaceholderData && 'opacity-60')}
+        className={cn(
+          'w-full text-sm max-sm:block sm:table-fixed',
+          invoices.isPlaceholderData && 'opacity-60',
+        )}
       >
         <caption className="sr-only">Past invoices, newest first</caption>
+        {/* Fixed widths, the actions' wide enough for Pay Now: the columns stay where they are from
+            page to page and whether or not a row offers Pay Now; the number takes what is left. */}
+        <colgroup className="max-sm:hidden">
+          <col className="w-32" />
+          <col />
+          <col className="w-28" />
+          <col className="w-40" />
+          <col className="w-44" />
+        </colgroup>
         <thead className="max-sm:sr-only">
           <tr>
             <th scope="col" className={cn(HEAD, 'pr-3')}>

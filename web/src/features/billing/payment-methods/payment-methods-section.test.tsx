@@ -9,6 +9,7 @@ import { createTestQueryClient } from '../../../../test/render-app';
 import { AppProviders } from '../../../app/providers';
 import { ApiError } from '../../../data/api-client';
 import { deletePaymentMethod } from '../../../data/delete-payment-method-mutation';
+import { getOrganization } from '../../../data/organization-query';
 import { getPaymentMethods } from '../../../data/payment-methods-query';
 import { PaymentMethodsSection } from './payment-methods-section';
 import restrictedCo from '../../../../test/recorded/organization-restricted-co.json';
@@ -111,6 +112,27 @@ describe('Payment methods section', () => {
     await transport().signIn('owner@example.com');
     const { region } = renderSection({ organization: recorded.organization.acmeFree });
     expect(await within(region()).findByText('No payment methods yet')).toBeInTheDocument();
+  });
+
+  it('tells an organization that pays by invoice so, instead of promising a charge to a card', async () => {
+    await transport().signIn('owner@example.com');
+    const { region } = renderSection({ organization: await getOrganization('acme-enterprise') });
+    expect(
+      await within(region()).findByText(
+        /^This organization pays by invoice: each invoice is emailed/,
+      ),
+    ).toBeInTheDocument();
+    expect(region()).not.toHaveTextContent('charged to the default card');
+  });
+
+  it("says acme-pro's invoices are charged to the default card", async () => {
+    await transport().signIn('owner@example.com');
+    const { region } = renderSection();
+    await within(region()).findByText('4242');
+    expect(
+      await within(region()).findByText(/^Invoices are charged to the default card/),
+    ).toBeInTheDocument();
+    expect(region()).not.toHaveTextContent('pays by invoice');
   });
 
   it('shows a developer the cards without a menu, and "Add new card" disabled with the reason', async () => {
@@ -326,6 +348,34 @@ describe('Payment methods section', () => {
       const after = await getPaymentMethods('acme-pro');
       expect(after.data).toHaveLength(before + 1);
       expect(after.data.find((method) => method.card.last4 === '3155')?.is_default).toBe(false);
+    });
+
+    it('limits-co, with no address on file: saves the card without asking for one, and checks a name that was typed', async () => {
+      const { user, region } = renderSection({ organization: recorded.organization.limitsCo });
+      await user.click(await within(region()).findByRole('button', { name: 'Add new card' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add new card' });
+      const name = await within(dialog).findByRole('textbox', { name: 'Name' });
+      expect(name).toHaveValue('');
+      expect(
+        within(dialog).getByRole('checkbox', { name: 'Update billing address and tax ID' }),
+      ).toBeChecked();
+      await typeCard(user, dialog, '4242424242424242');
+      // A name that was typed is a change: it is checked by the address form's rules.
+      await user.type(name, 'A');
+      await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(
+        await within(dialog).findByText('Name must be at least 3 letters long'),
+      ).toBeInTheDocument();
+      expect(transport().writes()).toEqual([]);
+      // Left empty, as loaded: no change, nothing to check (spec §4, "if changed").
+      await user.clear(name);
+      await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(await screen.findByText(ADDED, {}, { timeout: 10_000 })).toBeInTheDocument();
+      const writes = transport()
+        .writes()
+        .map(({ method, path }) => `${method} ${path}`);
+      expect(writes).toContain('POST /platform/organizations/limits-co/payments/attach');
+      expect(writes.filter((write) => /\/customer|\/tax-ids/.test(write))).toEqual([]);
     });
 
     it('applies a changed address, and only the address', async () => {

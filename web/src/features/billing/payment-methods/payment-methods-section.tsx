@@ -14,6 +14,7 @@ import { LoadingRegion, Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { paymentsConfigQueryOptions } from '../../../data/payments-config-query';
 import { usePaymentMethodsQuery } from '../../../data/payment-methods-query';
+import { useSubscriptionQuery } from '../../../data/subscription-query';
 import { BillingSection, type BillingSectionProps } from '../billing-section';
 import { PartnerManagedNotice } from '../partner-notices';
 import { useOnceOpened } from '../../../lib/use-once-opened';
@@ -57,6 +58,8 @@ function PaymentMethods({
   canWriteCustomer: boolean;
 }) {
   const methods = usePaymentMethodsQuery(slug);
+  // An organization that pays by invoice (enterprise) is never charged automatically.
+  const paysByInvoice = useSubscriptionQuery(slug).data?.payment_method_type === 'invoice';
   const [adding, setAdding] = useState(false);
   const addMounted = useOnceOpened(adding);
   const queryClient = useQueryClient();
@@ -77,7 +80,11 @@ function PaymentMethods({
       <EmptyState
         icon={CreditCard}
         title="No payment methods yet"
-        description="Add a card to pay this organization's invoices and top up its credit balance."
+        description={
+          paysByInvoice
+            ? 'A card is optional: add one to pay an invoice online or to top up the credit balance.'
+            : "Add a card to pay this organization's invoices and top up its credit balance."
+        }
         compact
       />
     );
@@ -103,10 +110,17 @@ function PaymentMethods({
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-muted-foreground">
-          Invoices are charged to the default card at the end of each billing cycle
-          {hasBackup ? ', or to the backup card when the default card is declined.' : '.'}
-        </p>
+        {paysByInvoice ? (
+          <p className="text-muted-foreground">
+            This organization pays by invoice: each invoice is emailed to the billing recipients and
+            paid by its due date, never charged to a card automatically.
+          </p>
+        ) : (
+          <p className="text-muted-foreground">
+            Invoices are charged to the default card at the end of each billing cycle
+            {hasBackup ? ', or to the backup card when the default card is declined.' : '.'}
+          </p>
+        )}
         <AddCardButton
           canWrite={canWrite}
           onClick={() => setAdding(true)}

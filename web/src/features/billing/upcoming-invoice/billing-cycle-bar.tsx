@@ -1,4 +1,4 @@
-import { cycleDays, daysLeft, formatInvoiceDate, type Subscription } from '@meterline/domain';
+import { cycleDays, daysLeft, formatPeriod, type Subscription } from '@meterline/domain';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -24,7 +24,7 @@ export function BillingCycleBar({
         <p className="font-medium">
           Current billing cycle{' '}
           <span className="font-normal text-muted-foreground">
-            {formatInvoiceDate(cycle.start)} – {formatInvoiceDate(cycle.end)}
+            {formatPeriod(cycle.start, cycle.end)}
           </span>
         </p>
         <p className="text-muted-foreground tabular-nums">{summary}</p>

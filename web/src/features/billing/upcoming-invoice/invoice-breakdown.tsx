@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import {
+  creditCover,
   formatCents,
   formatUsage,
   groupInvoiceLines,
@@ -246,9 +247,23 @@ function TotalRow({
   );
 }
 
-/** The upcoming invoice as the spec groups it, with the total so far and the projection. */
-export function InvoiceBreakdown({ invoice }: { invoice: UpcomingInvoice }) {
+/**
+ * The upcoming invoice as the spec groups it, with the total so far and the projection; with credit
+ * held (a positive balance, issue 26, item 3), what it will cover of the projection and what is left
+ * for the card.
+ */
+export function InvoiceBreakdown({
+  invoice,
+  credit,
+}: {
+  invoice: UpcomingInvoice;
+  credit?: { balance: number; billedViaPartner: boolean };
+}) {
   const groups = groupInvoiceLines(invoice.lines);
+  const cover =
+    credit && credit.balance > 0 && !credit.billedViaPartner
+      ? creditCover(invoice.amount_projected, credit.balance, credit.billedViaPartner)
+      : null;
   const projection = useExpanded();
   const projectionId = useId();
   return (
@@ -301,6 +316,22 @@ export function InvoiceBreakdown({ invoice }: { invoice: UpcomingInvoice }) {
           >
             {formatCents(invoice.amount_projected)}
           </TotalRow>
+          {cover ? (
+            <>
+              <TotalRow
+                label="Credit applied"
+                hint={`From the ${formatCents(credit?.balance ?? 0)} of credit your organization holds`}
+              >
+                {formatCents(-cover.creditApplied)}
+              </TotalRow>
+              <TotalRow
+                label="Expected charge"
+                hint="What the card is charged when the cycle closes, at the current usage"
+              >
+                {formatCents(cover.charge)}
+              </TotalRow>
+            </>
+          ) : null}
         </tfoot>
       </table>
       {projection.expanded ? <ProjectionDetails invoice={invoice} id={projectionId} /> : null}

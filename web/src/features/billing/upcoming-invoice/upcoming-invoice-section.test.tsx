@@ -59,7 +59,14 @@ describe('upcoming invoice section', () => {
     expect(rowAmount(section, 'Read replica compute')).toBe('$6.14');
     expect(rowAmount(section, 'Branching compute')).toBe('$1.05');
     expect(rowAmount(section, 'Custom Domain')).toBe('$4.15');
-    expect(totals(section)).toEqual({ 'Total so far': '$60.99', 'Projected total': '$130.08' });
+    // acme-pro holds $50.00 of credit: what it covers of the projection, and what is left for the
+    // card (issue 26, item 3).
+    expect(totals(section)).toEqual({
+      'Total so far': '$60.99',
+      'Projected total': '$130.08',
+      'Credit applied': '-$50.00',
+      'Expected charge': '$80.08',
+    });
 
     const lines = recordedBilling.upcomingInvoice.acmePro.lines;
     const sum = lines.reduce((total, line) => total + line.amount, 0);
@@ -147,7 +154,13 @@ describe('upcoming invoice section', () => {
       '-$7.42',
     );
     // Running to the end of the 30-day cycle: 720 h × $0.0206 = $14.83, $10.00 of it covered.
-    expect(totals(section)).toEqual({ 'Total so far': '$25.00', 'Projected total': '$29.83' });
+    // acme-pro's $50.00 of credit covers all of it.
+    expect(totals(section)).toEqual({
+      'Total so far': '$25.00',
+      'Projected total': '$29.83',
+      'Credit applied': '-$29.83',
+      'Expected charge': '$0.00',
+    });
   });
 
   it('opens how the projection is made by keyboard, rows adding up to both totals', async () => {
@@ -168,8 +181,10 @@ describe('upcoming invoice section', () => {
       name: 'How the projected total is made',
     });
     expect(details).toHaveTextContent(
-      `for the ${invoice.projection.remaining_hours} hours left in the cycle`,
+      `for the ${invoice.projection.remaining_hours} whole hours left in the cycle`,
     );
+    // The projection starts at the coming hour: no time not yet reached is named (issue 26, item 16).
+    expect(details).toHaveTextContent('Projected from now:');
     const cents = (text: string | null | undefined) =>
       Math.round(Number((text ?? '').replace(/[$,]/g, '')) * 100);
     const rows = within(details)

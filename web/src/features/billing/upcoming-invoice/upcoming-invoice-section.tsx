@@ -48,6 +48,8 @@ function CycleBar({ organization }: { organization: Organization }) {
 
 function UpcomingInvoiceContent({ organization }: { organization: Organization }) {
   const upcoming = useUpcomingInvoiceQuery(organization.slug);
+  // The cycle bar reads it too: one request.
+  const subscription = useSubscriptionQuery(organization.slug);
   const usagePath = `/org/${encodeURIComponent(organization.slug)}/usage`;
   return (
     <div className="space-y-6">
@@ -61,7 +63,17 @@ function UpcomingInvoiceContent({ organization }: { organization: Organization }
           onRetry={() => void upcoming.refetch()}
         />
       ) : (
-        <InvoiceBreakdown invoice={upcoming.data} />
+        <InvoiceBreakdown
+          invoice={upcoming.data}
+          credit={
+            subscription.data
+              ? {
+                  balance: subscription.data.customer_balance,
+                  billedViaPartner: subscription.data.billing_via_partner,
+                }
+              : undefined
+          }
+        />
       )}
       <Notice title="How compute is billed">{COMPUTE_NOTE}</Notice>
       <div className="flex flex-wrap items-center justify-between gap-3">
