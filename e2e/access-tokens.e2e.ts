@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { expectCleanPage, shot, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
-// Issue 16, item 4: the access tokens page in real Chromium against the real server: a token made in the
+// The access tokens page in real Chromium against the real server: a token made in the
 // page reads the billing API from outside the browser, and stops at once when revoked in the page.
 
 const harness = useHarness();

@@ -11,7 +11,7 @@ import {
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
 import { CARD_ADDED, fillCard, TEST_CARDS, toastWith } from './support/payments.ts';
 
-// Issue 26, items 1-6: every money decision shows its amount before the click, and the amount shown
+// Every money decision shows its amount before the click, and the amount shown
 // is the amount charged, to the cent; in real Chromium against the real product, axe on each screen.
 
 const harness = useHarness();
@@ -62,7 +62,7 @@ describe('amounts before the click', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shot(page, 'upgrade-no-card');
 
-    // No address on file and none typed: the card is saved without one (item 4).
+    // No address on file and none typed: the card is saved without one.
     await fillCard(dialog, TEST_CARDS.visa);
     await dialog.getByRole('button', { name: 'Save card' }).click();
     await dialog.getByRole('radio', { name: /Visa ending in 4242/ }).waitFor();

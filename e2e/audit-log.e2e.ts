@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { expectCleanPage, shot, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
-// Issue 16, items 1 and 2: the audit log page in real Chromium against the real server: a change made in
+// The audit log page in real Chromium against the real server: a change made in
 // another page is the newest entry, its before and after open from the keyboard, the filters narrow the
 // list, and the export downloads what is shown.
 

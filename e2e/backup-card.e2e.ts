@@ -4,7 +4,7 @@ import { billingSection, eventually, gotoBilling, shot, useHarness } from './sup
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
 import { toastWith } from './support/payments.ts';
 
-// Issue 16, item 5: the backup card in real Chromium against the real server: marked from the card's
+// The backup card in real Chromium against the real server: marked from the card's
 // menu, shown with its badge, unmarked again; light, dark and 375 px, with axe on each state.
 
 const harness = useHarness();

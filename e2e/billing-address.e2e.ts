@@ -9,7 +9,7 @@ import {
 } from './support/billing.ts';
 import {} from './support/harness.ts';
 
-// Issue 4: billing address, tax ID and billing email recipients on acme-pro. The demo world gives
+// Billing address, tax ID and billing email recipients on acme-pro. The demo world gives
 // acme-pro the billing name "Acme Pro Inc.", a Dublin address and the Irish VAT number IE9826471FA.
 
 const CUSTOMER = '/platform/organizations/acme-pro/customer';

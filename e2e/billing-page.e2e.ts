@@ -13,7 +13,7 @@ import {
 } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
-// Issue 2: the billing page's frame. Sections in the spec's order with their anchors, the
+// The billing page's frame. Sections in the spec's order with their anchors, the
 // no-permission notices per role, the `panel` parameter, small screens, dark mode, axe.
 
 const harness = useHarness();
@@ -35,7 +35,7 @@ describe('sections and anchors', () => {
     expect(hashes).toEqual(ALL_SECTIONS.map((anchor) => `#${anchor}`));
   });
 
-  test('"On this page" marks the section being read as the page scrolls (issue 26, item 16)', async () => {
+  test('"On this page" marks the section being read as the page scrolls', async () => {
     const page = await harness().sessionPage('owner@example.com');
     await gotoBilling(page, 'acme-pro');
     const nav = page.getByRole('navigation', { name: 'On this page' });

@@ -185,7 +185,7 @@ describe('crowded-co cannot downgrade to Free while members are at their free pr
     const atLimit = (await members.json()) as { username: string | null; primary_email: string }[];
     expect(atLimit).toHaveLength(2);
 
-    // The free project limit is checked first (issue 26, item 6): "Downgrade to Free" opens on the
+    // The free project limit is checked first: "Downgrade to Free" opens on the
     // members who must act, with no preview of a change that cannot be made and no Confirm to click.
     await gotoBilling(page, 'crowded-co');
     await changePlanLink(page).click();

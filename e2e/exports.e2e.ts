@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { billingSection, gotoBilling, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
-// Issue 16, item 3 (invoices and usage): the Export CSV buttons where the data is shown.
+// Invoices and usage: the Export CSV buttons where the data is shown.
 
 const harness = useHarness();
 

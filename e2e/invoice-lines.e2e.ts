@@ -6,7 +6,7 @@ import { billingSection, gotoBilling, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 import { pdfLayoutText } from './support/pdf-lines.ts';
 
-// Issue 13, item 1: every usage line reconciles by hand. For every demo organization, each usage line of
+// Every usage line reconciles by hand. For every demo organization, each usage line of
 // the upcoming invoice as the billing page shows it, and of every invoice PDF as its text reads, is
 // recomputed from what is displayed: the billable quantity times the unit price, rounded half up to the
 // cent, is the amount. The arithmetic is done here, on the displayed decimals, not by the product.

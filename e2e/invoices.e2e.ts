@@ -10,7 +10,7 @@ import {
 } from './support/billing.ts';
 import {} from './support/harness.ts';
 
-// Issue 3: what an organization owes, as the billing page shows it. Past Invoices paging through
+// What an organization owes, as the billing page shows it. Past Invoices paging through
 // acme-pro's 13 invoices, the PDF download, the upcoming invoice's total, the empty state.
 
 interface ApiInvoice {
@@ -59,7 +59,7 @@ describe('Past Invoices', () => {
     const previous = invoices.getByRole('button', { name: 'Previous page' });
     const next = invoices.getByRole('button', { name: 'Next page' });
     const seen: string[] = [];
-    // Issue 26, item 14: the columns stay still from page to page, whether or not a row offers
+    // The columns stay still from page to page, whether or not a row offers
     // Pay Now (acme-pro's one open invoice is on one page only).
     const columnEdges = () =>
       invoices

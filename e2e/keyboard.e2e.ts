@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { billingSection, eventually, gotoBilling, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
-// Issue 13, items 6 and 7: the billing console by keyboard (focus back to what opened a dialog, the
+// The billing console by keyboard (focus back to what opened a dialog, the
 // payment tooltip, the skip link, "On this page"), titles per route, the organization switcher's
 // filter and scrolling, and read-only values drawn as values.
 

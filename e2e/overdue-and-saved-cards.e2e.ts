@@ -144,7 +144,7 @@ describe('Pay Now with a saved card', () => {
       }
     });
 
-    // Issue 26, item 13: the payment page's invoice is held back a moment, to see what shows while
+    // The payment page's invoice is held back a moment, to see what shows while
     // it loads: the redirect announced (spec §4) over the page's shape, never a blank page.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -412,7 +412,7 @@ describe('plan buttons that cannot be used say why', () => {
     const panel = page.getByRole('dialog', { name: 'Change subscription plan' });
     await panel.getByRole('article').first().waitFor();
     for (const label of labels) await expectBlocked(page, panel, label, reason);
-    // Issue 26, item 9: the reason also reads at the top of the panel, without hovering (for a
+    // The reason also reads at the top of the panel, without hovering (for a
     // marketplace organization, the partner's notice says where its plan is changed).
     await expectNoticeAboveCards(
       panel,
@@ -442,7 +442,7 @@ describe('plan buttons that cannot be used say why', () => {
     for (const label of ['Downgrade to Free', 'Upgrade to Team']) {
       await expectBlocked(page, panel, label, NO_PERMISSION);
     }
-    // Issue 26, item 9: one notice at the top says why, without hovering.
+    // One notice at the top says why, without hovering.
     await expectNoticeAboveCards(panel, NO_PERMISSION);
     await panel
       .getByText('Contact your organization owner or administrator for assistance.')

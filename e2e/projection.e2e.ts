@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { billingSection, dollars, gotoBilling, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
-// Issue 13, item 2: the projected total says how it was projected, opens by keyboard, and does not
+// The projected total says how it was projected, opens by keyboard, and does not
 // move between two reloads.
 
 const harness = useHarness();

@@ -4,7 +4,7 @@ import { billingSection, gotoBilling, useHarness } from './support/billing.ts';
 import { signIn } from './support/harness.ts';
 import { challengeDialog, fillNewCard, TEST_CARDS } from './support/payments.ts';
 
-// Issue 10, item 15: the product's own pages under the server's Content-Security-Policy, in Chromium. Any
+// The product's own pages under the server's Content-Security-Policy, in Chromium. Any
 // script, style, frame or connection the policy refuses is reported to the page as a
 // securitypolicyviolation event and in the console; both are collected across every navigation.
 

@@ -10,7 +10,7 @@ import {
 } from './support/billing.ts';
 import { DEMO_PASSWORD, seriousAxeViolations } from './support/harness.ts';
 
-// Issue 2: the web shell around the billing page. Sign-in and sign-out, the not-found screen,
+// The web shell around the billing page. Sign-in and sign-out, the not-found screen,
 // partner-managed organizations, restricted projects, the organization switcher and `_`.
 
 const harness = useHarness();

@@ -11,7 +11,7 @@ import {
   useHarness,
 } from './support/billing.ts';
 
-// Issue 15, items 4-5: the spend alerts section (budget form) and the banner of a threshold reached,
+// The spend alerts section (budget form) and the banner of a threshold reached,
 // in real Chromium against the real server, with axe on each state.
 
 const harness = useHarness();
@@ -64,7 +64,7 @@ describe('spend alerts', () => {
     await page.getByText('Spend alert saved').waitFor({ timeout: ACTION_TIMEOUT_MS });
     const state = (await (await saved).json()) as { spend: number; reached: number[] };
     expect(state.reached).toEqual([50, 75, 90, 100]);
-    // Issue 26, item 10: a budget set already exceeded sends one message per recipient (for the
+    // A budget set already exceeded sends one message per recipient (for the
     // highest threshold, with the percentage really spent), not one per threshold.
     const used = Math.floor(state.spend / 50);
     expect(used).toBeGreaterThan(100);

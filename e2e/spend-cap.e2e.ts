@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
 import { billingSection, gotoBilling, shot, useHarness } from './support/billing.ts';
 
-// Issue 12: the spend cap panel (?panel=costControl) and the restriction banners that lead to it,
+// The spend cap panel (?panel=costControl) and the restriction banners that lead to it,
 // in real Chromium against the real server, with axe on each state.
 
 const harness = useHarness();
@@ -102,7 +102,7 @@ describe('the spend cap panel', () => {
     const page = await harness().sessionPage('developer@example.com');
     await page.goto('/org/acme-pro/billing?panel=costControl');
     const dialog = panel(page);
-    // Issue 26, item 9: the reason at the top of the panel, visible, and the choice not offered.
+    // The reason at the top of the panel, visible, and the choice not offered.
     await dialog
       .getByText('You do not have permission to update spend cap', { exact: true })
       .filter({ visible: true })

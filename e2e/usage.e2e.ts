@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { billingSection, eventually, gotoBilling, useHarness } from './support/billing.ts';
 import { seriousAxeViolations } from './support/harness.ts';
 
-// Issue 3, item 11: the usage page. Each metric against its quota with a daily chart and the
+// The usage page. Each metric against its quota with a daily chart and the
 // per-project breakdown, the warning from 80% of a quota (limited or billed beyond), units, one
 // project at a time, axe.
 

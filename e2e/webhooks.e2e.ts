@@ -6,7 +6,7 @@ import { verifySignature } from '../api/src/services/webhooks/signature.ts';
 import { expectCleanPage, shot, useHarness } from './support/billing.ts';
 import { ACTION_TIMEOUT_MS, seriousAxeViolations } from './support/harness.ts';
 
-// Issue 15, items 6-7: the webhooks page in real Chromium against the real server, delivering to a
+// The webhooks page in real Chromium against the real server, delivering to a
 // real receiver on loopback (any address is allowed outside production mode), with axe on each state.
 
 const harness = useHarness({ WEBHOOK_INTERVAL_SECONDS: '1' });

@@ -1,5 +1,5 @@
 /**
- * The baseline of the API's read budget (issue 14, item 6): a bare Fastify server answering a small JSON
+ * The baseline of the API's read budget: a bare Fastify server answering a small JSON
  * body, no session, no database, in its own process like the product's. Its throughput on this machine is
  * what "at least 25 % of a bare Fastify hello" is measured against, in the same run.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --replicas N [--close-cycles M]` (issue 14, item 7): N API processes on one PostgreSQL
+ * `npm run bench -- --replicas N [--close-cycles M]`: N API processes on one PostgreSQL
  * schema.
  *
  * 1. Reads: the four reads of a billing page (upcoming invoice, invoice page, subscription, organization),

@@ -16,7 +16,7 @@ import {
   type TestServer,
 } from './support/server.ts';
 
-// Issue 16, item 4 (product decisions §13): organization access tokens for the billing read API.
+// Product decisions §13: organization access tokens for the billing read API.
 
 const base = '/platform/organizations/acme-pro';
 

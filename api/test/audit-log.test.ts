@@ -19,7 +19,7 @@ import {
   type TestServer,
 } from './support/server.ts';
 
-// Issue 16, items 1, 2 and 6 (product decisions §13): the audit log of every billing change.
+// Product decisions §13: the audit log of every billing change.
 
 const org = '/platform/organizations/acme-pro';
 const AGENT = 'audit-test-agent/1.0';

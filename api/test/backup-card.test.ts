@@ -24,7 +24,7 @@ const GRACE = DEFAULT_CLOSE_GRACE_MINUTES * MINUTE;
 const NOT_FOUND = 'Payment method not found';
 
 /**
- * Issue 16, items 5 and 6 (decision 016): an organization marks one card other than the default as its
+ * Decision 016: an organization marks one card other than the default as its
  * backup; the billing engine charges it once, in the same attempt, when the default card declines an
  * invoice, and never on session or when the default card's outcome is not a decline.
  */

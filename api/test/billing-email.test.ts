@@ -17,7 +17,7 @@ import {
   type TestServer,
 } from './support/server.ts';
 
-// Issue 15, items 1-3: billing mail through the outbox, to every billing recipient, once per event.
+// Billing mail through the outbox, to every billing recipient, once per event.
 
 const GRACE = DEFAULT_CLOSE_GRACE_MINUTES * 60_000;
 const METERING_KEY = 'test-metering-key-0123456789';

@@ -10,7 +10,7 @@ import { startTestServer, testDatabases, type TestServer } from './support/serve
 const ORGANIZATIONS = 60;
 
 /**
- * Issue 14, item 7: the billing job run by several processes at once shares the organizations out
+ * The billing job run by several processes at once shares the organizations out
  * (FOR UPDATE SKIP LOCKED on the subscription) and works on a few at a time, each cycle still closed and
  * collected exactly once.
  */

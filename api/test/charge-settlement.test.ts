@@ -39,7 +39,7 @@ interface PayAnswer {
 }
 
 /**
- * Issue 10, items 1-5 and 8: every charge settles exactly once, whichever answer comes first (the request,
+ * Every charge settles exactly once, whichever answer comes first (the request,
  * a retry, the provider's event, the billing job), with the provider's answers lost or late at the
  * payment port's boundary; and every payment taken is recorded (paid, or refunded).
  */
@@ -127,7 +127,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     return row.amount_due_cents;
   }
 
-  it('finds an engine charge whose answer was lost by its key: a Pay Now 11 minutes later charges nothing twice (items 2, 3)', async () => {
+  it('finds an engine charge whose answer was lost by its key: a Pay Now 11 minutes later charges nothing twice', async () => {
     const invoiceId = await dueInvoice('acme-team', 0);
     port().fail('charge', 'after');
     await expect(automatic(invoiceId)).rejects.toThrow(/answer was lost/);
@@ -145,7 +145,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(after.taken).toBe(await amountDue(invoiceId));
   });
 
-  it('holds Pay Now back while the engine is still calling, and lets it pay once a call that never reached the provider has lost its lease (item 2)', async () => {
+  it('holds Pay Now back while the engine is still calling, and lets it pay once a call that never reached the provider has lost its lease', async () => {
     const invoiceId = await dueInvoice('acme-team', 1);
     port().fail('charge', 'before');
     await expect(automatic(invoiceId)).rejects.toThrow(/before the provider/);
@@ -163,7 +163,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(after.taken).toBe(await amountDue(invoiceId));
   });
 
-  it('reconciles lost answers of an invoice charge and of a top-up in the billing job, after their lease (item 3)', async () => {
+  it('reconciles lost answers of an invoice charge and of a top-up in the billing job, after their lease', async () => {
     const invoiceId = await dueInvoice('acme-team', 2);
     port().fail('charge', 'after');
     await expect(automatic(invoiceId)).rejects.toThrow();
@@ -190,7 +190,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
       },
       { 'idempotency-key': 'top-up-lost-answer' },
     );
-    // Unknown outcome: a 503 the web app retries under the same key, never a 500 (issue 14, item 3).
+    // Unknown outcome: a 503 the web app retries under the same key, never a 500.
     expect(topUp).toMatchObject({ status: 503, body: { message: PROVIDER_UNAVAILABLE_MESSAGE } });
     expect(await balanceOf(as('owner'), 'acme-pro')).toBe(before);
 
@@ -207,7 +207,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(await balanceOf(as('owner'), 'acme-pro')).toBe(before + 10_000);
   });
 
-  it('lets an abandoned 3-D Secure Pay Now block the automatic retry for an hour only (item 4)', async () => {
+  it('lets an abandoned 3-D Secure Pay Now block the automatic retry for an hour only', async () => {
     const invoiceId = await dueInvoice('acme-pro', 1);
     const card = await paymentMethod(as('owner'), CARDS.authenticate);
     const started = await payNow(as('owner'), 'acme-pro', invoiceId, card, 'abandoned-3ds');
@@ -231,7 +231,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(confirmed.status).not.toBe(200);
   });
 
-  it('cancels a payment waiting for 3-D Secure when the invoice is forgiven: completing it later takes nothing (item 1)', async () => {
+  it('cancels a payment waiting for 3-D Secure when the invoice is forgiven: completing it later takes nothing', async () => {
     const invoiceId = await dueInvoice('acme-pro', 2);
     const card = await paymentMethod(as('owner'), CARDS.authenticate);
     const started = await payNow(as('owner'), 'acme-pro', invoiceId, card, 'forgiven-3ds');
@@ -252,7 +252,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(after.charges.every((charge) => charge.status === 'failed')).toBe(true);
   });
 
-  it('refunds, and records, a payment that succeeds after its invoice was forgiven (item 1)', async () => {
+  it('refunds, and records, a payment that succeeds after its invoice was forgiven', async () => {
     const invoiceId = await dueInvoice('acme-pro', 3);
     const organizationId = await orgId('acme-pro');
     const visa = await db()
@@ -320,7 +320,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(refund.refund_ref).toBeTruthy();
   });
 
-  it('refunds through the billing job when the provider failed at the first refund, once (item 1)', async () => {
+  it('refunds through the billing job when the provider failed at the first refund, once', async () => {
     const invoiceId = await dueInvoice('acme-pro', 4);
     const card = await paymentMethod(as('owner'), CARDS.visa);
     // Two attempts race past each other: the first pays, the second's success comes after.
@@ -369,7 +369,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect(after.taken).toBe(amount);
   });
 
-  it('holds forgiving back while a payment of the invoice is under way at the provider (item 1)', async () => {
+  it('holds forgiving back while a payment of the invoice is under way at the provider', async () => {
     const invoiceId = await dueInvoice('acme-pro', 8);
     const card = await paymentMethod(as('owner'), CARDS.visa);
     // Pay Now's call is on its way: its charge row is written, the provider has not answered yet.
@@ -385,7 +385,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     expect((await ledger(invoiceId)).taken).toBe(0);
   });
 
-  it('returns the credit a forgiven invoice used to the balance (item 8)', async () => {
+  it('returns the credit a forgiven invoice used to the balance', async () => {
     const invoiceId = await dueInvoice('acme-pro', 5);
     await db()
       .updateTable('invoices')
@@ -480,7 +480,7 @@ describe.each(testDatabases())('charges settle exactly once (%s)', (database) =>
     }
   });
 
-  it('goes on with every other organization when one item fails, records why, and backs off (item 5)', async () => {
+  it('goes on with every other organization when one item fails, records why, and backs off', async () => {
     const failing = await dueInvoice('acme-pro', 6);
     // acme-team's newest invoice again, under attempt keys the test above did not use.
     const healthy = await dueInvoice('acme-team', 0, 20);

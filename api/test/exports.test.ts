@@ -3,7 +3,7 @@ import { invoiceListSchema } from '@meterline/domain';
 import { describe, expect, it } from 'vitest';
 import { testDatabases, useSignedInServer } from './support/server.ts';
 
-// Issue 16, item 3 (invoices and usage): CSV downloads, RFC 4180 through csv-stringify, UTF-8 with a
+// Invoices and usage: CSV downloads, RFC 4180 through csv-stringify, UTF-8 with a
 // header row, formulas neutralized, a safe file name, the same permission as the data.
 
 /** The rows of a CSV (fetch's text decoding has dropped its byte-order mark). */

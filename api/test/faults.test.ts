@@ -19,7 +19,7 @@ import { FAULT_KINDS, ScriptedPort, type FaultKind } from './support/port-faults
 import { TestClient, testDatabases, type TestResponse } from './support/server.ts';
 
 /**
- * Issue 14, item 3: faults at every provider step. Each money flow runs once cleanly through a recording
+ * Faults at every provider step. Each money flow runs once cleanly through a recording
  * port to learn which provider calls it makes; then, from a fresh demo world each time, once per call ×
  * per fault (the provider fails, times out, or answers after the client gave up). The product then heals
  * as it does in production (the provider's late webhooks, the billing job after the in-flight lease and

@@ -15,7 +15,7 @@ import { demoExamples, operations } from './support/openapi-examples.ts';
 import type { OpenApiDocument } from './support/openapi-requests.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
 
-// Issue 14, item 2: a fuzz suite from the API document. For every operation, fast-check breaks the request
+// A fuzz suite from the API document. For every operation, fast-check breaks the request
 // that keeps every bound (wrong kinds, missing and extra fields, huge and fractional numbers, invalid
 // dates, 100,000-character, multi-byte, NUL and lone-surrogate strings, duplicate keys, broken JSON, wrong
 // content types, path parameters with ../ and %00) with a fixed seed. Every answer is below 500; every

@@ -22,7 +22,7 @@ import {
 
 /**
  * quantity × unit_price, both as the API states them, rounded half up: the line's amount. Every line
- * has both (issue 26, item 7): compute credits and an enterprise plan line too.
+ * has both: compute credits and an enterprise plan line too.
  */
 function reconciles(
   line: Pick<UpcomingInvoiceLine, 'quantity' | 'amount'> & { unit_price: number | null },
@@ -69,7 +69,7 @@ describe.each(testDatabases())('invoice lines a person can check (%s)', (databas
       }
     }
     expect(checked).toBeGreaterThan(20);
-    // The lines that answered no unit price before (issue 26, item 7).
+    // The lines that answered no unit price before.
     expect(seen).toContain('Compute Credits');
     expect(seen).toContain('Enterprise Plan');
   });

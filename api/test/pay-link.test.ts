@@ -18,7 +18,7 @@ import {
 } from './support/payments.ts';
 import { testDatabases, useSignedInServer, type TestClient } from './support/server.ts';
 
-// Issue 13, item 5: the invoice's signed payment link, the Pay Now link of the billing emails. Whoever
+// The invoice's signed payment link, the Pay Now link of the billing emails. Whoever
 // holds it sees the invoice and pays it with a new card, without a session; nothing else.
 
 interface PayAnswer {

@@ -27,7 +27,7 @@ interface SubscriptionBody {
 }
 
 /**
- * Issue 23, item 7: what a preview shows is what is billed. A downgrade scheduled for the cycle's end
+ * What a preview shows is what is billed. A downgrade scheduled for the cycle's end
  * (fly-co, billed via the hosting partner) gives no unused time back, so its preview has no such line;
  * a change invoice whose lines sum below zero is $0.00 due, and says that the difference went to the
  * credit balance (API, PDF), as its preview does.

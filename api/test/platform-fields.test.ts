@@ -145,7 +145,7 @@ describe.each(testDatabases())('platform field names (%s)', (database) => {
     const micro = byDescription.get('Compute Hours Micro');
     expect(micro).toMatchObject({ unit_price: 1.344, usage_based: true });
     expect(micro?.quantity).toBeCloseTo(micro?.usage_original ?? -1, 2);
-    // Months of credits at minus the month's $10.00 (issue 26, item 7).
+    // Months of credits at minus the month's $10.00.
     expect(byDescription.get('Compute Credits')).toMatchObject({
       unit_price: -1000,
       usage_based: false,

@@ -8,7 +8,7 @@ import {
 } from './support/own-postgres.ts';
 import { startTestServer, type TestClient, type TestServer } from './support/server.ts';
 
-// Issue 14, item 4: PostgreSQL restarted under load. A cluster of the test's own is stopped and started
+// PostgreSQL restarted under load. A cluster of the test's own is stopped and started
 // while top-ups, usage ingestion and Pay Now run at once. Every request answered 2xx is in the database;
 // every request that failed meanwhile answers JSON, and sent again with its key has exactly one effect.
 // The server reconnects by itself: it is never restarted.

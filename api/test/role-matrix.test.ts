@@ -18,7 +18,7 @@ import {
 } from './support/openapi-requests.ts';
 import { testDatabases, useSignedInServer, type TestClient } from './support/server.ts';
 
-// Issue 14, item 1: the role matrix, generated from the API document. Every operation of an organization
+// The role matrix, generated from the API document. Every operation of an organization
 // is called by each role of the demo world, by a signed-in stranger and by no one, and answers exactly as
 // product decisions §2 (kept once in the domain: `hasPermission`) says: allowed, 403, 404 or 401. A refused
 // write changes nothing: every GET of the organization answers the same before and after them all.

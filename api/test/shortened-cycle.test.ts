@@ -31,7 +31,7 @@ const summary = (lines: readonly Pick<UpcomingInvoiceLine, 'description' | 'amou
   lines.map((line) => [line.description, line.amount]);
 
 /**
- * Issue 23, item 3 (product-decisions §15): a cycle cut short by a plan change keeps the whole quota of
+ * Product-decisions §15: a cycle cut short by a plan change keeps the whole quota of
  * its counts, but its GB-months and its compute credits scale with its length. payg-co moves to Team at
  * 12:00, reports one 100 GB database-size sample (and 100 Medium compute hours) at 12:10 and moves back
  * to Pro at 13:00: the one-hour Team cycle bills 1/720 of a month's database overage (not $11.50) and

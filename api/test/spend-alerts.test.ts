@@ -11,7 +11,7 @@ import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { renderEmail } from '../src/services/notifications/render-email.tsx';
 import { testDatabases, useSignedInServer, type TestClient } from './support/server.ts';
 
-// Issue 15, items 4, 5 and 8 (product decisions §12): the monthly budget, its thresholds and the alerts.
+// Product decisions §12: the monthly budget, its thresholds and the alerts.
 
 const KEY = 'test-metering-key-0123456789';
 const GRACE = DEFAULT_CLOSE_GRACE_MINUTES * 60_000;

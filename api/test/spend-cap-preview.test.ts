@@ -20,7 +20,7 @@ const GB = 1e9;
 const base = (slug: string) => `/platform/organizations/${slug}/billing`;
 
 /**
- * Turning the spend cap on shows its amount before the click (issue 26, item 2): the preview is priced
+ * Turning the spend cap on shows its amount before the click: the preview is priced
  * as the toggle is, kept as a quote, and the toggle sent back with its proration date is charged what
  * it showed, to the cent, even when usage stamped before that moment arrives in between.
  */

@@ -28,7 +28,7 @@ const base = (slug: string) => `/platform/organizations/${slug}/billing`;
 const capped = new Set<string>(CAPPED_METRICS);
 
 /**
- * The spend cap's toggle (issue 12, product-decisions §10): a toggle moves no cycle; turning the cap on
+ * The spend cap's toggle (product-decisions §10): a toggle moves no cycle; turning the cap on
  * invoices at once the overage accrued while it was off; turning it off bills only the excess that
  * accrues afterwards; no overage is billed twice across toggles and the close.
  */

@@ -11,7 +11,7 @@ import { startTestServer, testDatabases, type TestServer } from './support/serve
 
 const MINUTE = 60;
 
-// The Stripe adapter under the billing job (issue 10, items 3, 5 and 10): its SDK talks to a fake Stripe
+// The Stripe adapter under the billing job: its SDK talks to a fake Stripe
 // API on loopback; faults are injected at the payment port's boundary.
 describe.each(testDatabases())('the billing job with Stripe configured (%s)', (database) => {
   const clock = fixedClock(new Date());
@@ -71,7 +71,7 @@ describe.each(testDatabases())('the billing job with Stripe configured (%s)', (d
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
-  it('takes a card Stripe no longer knows as a decline of that card, and the run goes on (item 5)', async () => {
+  it('takes a card Stripe no longer knows as a decline of that card, and the run goes on', async () => {
     // acme-pro's cards were saved by the demo seed with the simulator: Stripe has never heard of them.
     const unknown = await dueInvoice('acme-pro', 1);
     const run = await runBillingJobs(deps(), clock.now(), await orgId('acme-pro'));
@@ -86,7 +86,7 @@ describe.each(testDatabases())('the billing job with Stripe configured (%s)', (d
     expect(charge).toEqual({ status: 'failed', failure_message: 'No such payment method.' });
   });
 
-  it('leaves a payment still processing at Stripe neither paid nor failed, and settles it when it comes through (item 10)', async () => {
+  it('leaves a payment still processing at Stripe neither paid nor failed, and settles it when it comes through', async () => {
     await savedCard('acme-team', 'processing');
     const id = await dueInvoice('acme-team', 0);
     expect(await collectInvoice(deps(), id, { at: clock.now(), trigger: 'automatic' })).toEqual({
@@ -125,7 +125,7 @@ describe.each(testDatabases())('the billing job with Stripe configured (%s)', (d
     ).toHaveLength(1);
   });
 
-  it("finds a charge whose answer was lost through Stripe's search by its charge key, and refunds by key once (item 3)", async () => {
+  it("finds a charge whose answer was lost through Stripe's search by its charge key, and refunds by key once", async () => {
     await savedCard('acme-team', 'visa');
     const id = await dueInvoice('acme-team', 1);
     port().fail('charge', 'after');

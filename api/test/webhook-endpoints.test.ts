@@ -33,7 +33,7 @@ import {
   type TestServer,
 } from './support/server.ts';
 
-// Issue 15, items 6-8: signed webhooks, their endpoints, deliveries, retries and the events that feed them.
+// Signed webhooks, their endpoints, deliveries, retries and the events that feed them.
 
 const GRACE = DEFAULT_CLOSE_GRACE_MINUTES * 60_000;
 const METERING_KEY = 'test-metering-key-0123456789';

@@ -41,7 +41,7 @@ export interface OrgContext {
   role: Role | null;
 }
 
-/** The access token a request was made with (issue 16, item 4). */
+/** The access token a request was made with. */
 export interface RequestToken {
   id: string;
   name: string;

@@ -3,7 +3,7 @@ import type { AuditAction, AuditActorType, AuditTargetType } from '@meterline/do
 import type { Db } from '../db/database.ts';
 
 /**
- * Who made a change and from where (issue 16, item 1). Built from the request (plugins/audit-context),
+ * Who made a change and from where. Built from the request (plugins/audit-context),
  * or one of the constants below for the engine and the operator's CLI. A change finished after its
  * request (a payment settled by the provider's event) keeps the context of the request that started it
  * (`audit_context` of the charge, plan change or setup intent): it holds no secret, only who and where.

@@ -21,7 +21,7 @@ import { revokeAccessToken } from '../services/access-tokens/revoke-access-token
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 
 /**
- * Organization access tokens (issue 16, item 4; product decisions §13). Owners and administrators list,
+ * Organization access tokens (product decisions §13). Owners and administrators list,
  * create and revoke them; a token itself can call none of these (its scope reads billing data only).
  * A token is answered once, at creation; the database keeps its hash. Revoking is immediate: the access
  * guard reads the row on every request made with a token.

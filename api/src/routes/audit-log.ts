@@ -24,7 +24,7 @@ const FILTERS =
   '`until` (exclusive; a bare day includes that whole day), days or ISO 8601 date-times.';
 
 /**
- * The audit log (issue 16, items 1, 2 and 6; product decisions §13): every billing change, newest first.
+ * The audit log (product decisions §13): every billing change, newest first.
  * Owners and administrators read it; an access token does not (its scope reads billing data, and the log
  * names members and their addresses: decision 018).
  */

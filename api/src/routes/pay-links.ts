@@ -18,7 +18,7 @@ import { payInvoice, type PayInvoiceDeps } from '../services/invoices/pay-invoic
 import { payLinkMatches, payLinkSecret } from '../repositories/pay-links.ts';
 
 /**
- * The invoice's signed payment link (issue 13, item 5), the Pay Now link of the billing emails: whoever
+ * The invoice's signed payment link, the Pay Now link of the billing emails: whoever
  * holds it sees what the invoice asks and pays it with a new card, with no session. A wrong key is the
  * same 404 as an invoice that does not exist. A member with billing write signed in is offered the
  * organization's saved cards by the member's own calls instead; this link never reaches them.

@@ -31,7 +31,7 @@ import type { WebhookSignal } from '../services/webhooks/delivery-worker.ts';
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 
 /**
- * Signed webhooks (issue 15, items 6-8; decision 014). Owners and administrators only: an endpoint's URL
+ * Signed webhooks (decision 014). Owners and administrators only: an endpoint's URL
  * and its delivery log can name internal systems. Every query is scoped to the organization of the path;
  * an endpoint of another organization is a 404.
  */

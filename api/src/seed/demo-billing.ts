@@ -101,7 +101,7 @@ function storyOf(context: SeedContext, org: SeededOrganization, seededAt: number
       // The original Visa pays eleven invoices. Before the twelfth the company switches to a card with
       // insufficient funds: the twelfth fails and is forgiven, the thirteenth fails and is still open.
       // Today the owner makes the Visa default again and removes the failing card, through the same
-      // services as the billing page, so the audit log records both (issue 26, item 11).
+      // services as the billing page, so the audit log records both.
       let visa = '';
       let failing = '';
       const twelfthClose = addMonthsClamped(anchor, 12);

@@ -1,5 +1,5 @@
 /**
- * The billing changes the audit log records (issue 16, item 1; product decisions §13), `resource.verb`.
+ * The billing changes the audit log records (product decisions §13), `resource.verb`.
  * Each action's label is what the log's filter offers; its sentence is describeAuditEntry's.
  */
 export const AUDIT_ACTION_LABELS = {

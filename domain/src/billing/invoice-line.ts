@@ -77,7 +77,7 @@ export function invoiceLine(fields: {
   /** How many of the unit `unitPriceDesc` prices the line bills (hours, GB, months...). */
   quantity: Q.Rational;
   /**
-   * Cents per that unit, so that quantity × unit price is the amount (issue 26, item 7): every line
+   * Cents per that unit, so that quantity × unit price is the amount: every line
    * has one (compute credits at minus the month's credits, a line at two prices as one unit of itself).
    */
   unitPrice: Q.Rational;

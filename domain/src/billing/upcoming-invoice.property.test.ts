@@ -252,7 +252,7 @@ describe('every line reconciles by hand', () => {
     roundHalfUp(Q.multiply(Q.rationalFromNumber(quantity), Q.rationalFromNumber(unitPrice))) ===
     amount;
 
-  it('quantity × unit_price rounds half up to the amount, for every line (issue 26, item 7)', () => {
+  it('quantity × unit_price rounds half up to the amount, for every line', () => {
     fc.assert(
       fc.property(input, (i) => {
         for (const line of [...accruedInvoiceLines(i), ...projectedInvoiceLines(i)]) {

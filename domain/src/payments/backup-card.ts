@@ -3,7 +3,7 @@ import { documented } from '../schemas/metadata.ts';
 import { paymentMethodIdSchema } from './contract.ts';
 
 /**
- * The backup card (issue 16, item 5; decision 016): one card other than the default that the billing
+ * The backup card (decision 016): one card other than the default that the billing
  * engine charges once, in the same attempt, when the default card declines an automatic collection.
  */
 

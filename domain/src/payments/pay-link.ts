@@ -4,7 +4,7 @@ import { invoiceDetailSchema } from '../schemas/invoice-detail.ts';
 import { paymentMethodIdSchema } from './contract.ts';
 
 /**
- * The signed payment link of an invoice (issue 13, item 5): the link the billing emails carry. Its key
+ * The signed payment link of an invoice: the link the billing emails carry. Its key
  * is an HMAC of the invoice's id under the server's secret, so the link alone lets whoever holds it see
  * what is due and pay it with a new card, nothing more: no saved card, no other invoice, no organization.
  */

@@ -16,10 +16,10 @@ export const PERMISSIONS = [
   // Webhook endpoints: their URLs and delivery logs can name internal systems (decision 014).
   'billing_read:webhooks',
   'billing_write:webhooks',
-  // Organization access tokens (issue 16, item 4): their list and their creation and revocation.
+  // Organization access tokens: their list and their creation and revocation.
   'billing_read:access_tokens',
   'billing_write:access_tokens',
-  // The audit log (issue 16): who changed what, from which address; owners and administrators only.
+  // The audit log: who changed what, from which address; owners and administrators only.
   'billing_read:audit_log',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

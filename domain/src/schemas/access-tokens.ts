@@ -3,7 +3,7 @@ import { documented } from './metadata.ts';
 import { plainTextSchema, prefixedIdPattern, slugSchema } from './common.ts';
 
 /**
- * Organization access tokens for the billing read API (issue 16, item 4; product decisions §13). A token
+ * Organization access tokens for the billing read API (product decisions §13). A token
  * is `mlt_` and 43 characters of base64url (32 random bytes); only its SHA-256 is stored. Its first
  * characters (the prefix) are kept in the clear so a list can tell tokens apart.
  */

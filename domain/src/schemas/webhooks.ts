@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { documented } from './metadata.ts';
 import { plainTextSchema, prefixedIdPattern, slugSchema } from './common.ts';
 
-/** The events an endpoint can subscribe to (issue 15, item 6; product decisions §12). */
+/** The events an endpoint can subscribe to (product decisions §12). */
 export const WEBHOOK_EVENT_TYPES = [
   'invoice.finalized',
   'invoice.paid',

@@ -16,9 +16,9 @@ import { SpendAlertsContent } from '../features/spend-alerts/spend-alerts-conten
 import { useOrganizationRole, useProfile } from '../session/profile-context';
 import { useOrganization } from '../session/use-organization';
 
-// The panels and dialogs that change the plan load when first wanted, not with the page (issue 14,
-// item 5): each is its own chunk, fetched on intent (a pointer or the focus entering the sections whose
-// buttons open them) and mounted once first opened, then kept (so it can animate closed).
+// The panels and dialogs that change the plan load when first wanted, not with the page: each is its
+// own chunk, fetched on intent (a pointer or the focus entering the sections whose buttons open them)
+// and mounted once first opened, then kept (so it can animate closed).
 const loadPlanPanel = () => import('../features/plan-panel/plan-panel');
 const loadSpendCapPanel = () => import('../features/spend-cap-panel/spend-cap-panel');
 const loadUpgradeDialog = () => import('../features/upgrade-dialog/upgrade-dialog');

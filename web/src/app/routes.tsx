@@ -8,7 +8,7 @@ import { RequireAuth } from './require-auth';
 import { NotFoundPage, RootLayout } from './root-layout';
 
 // The billing page and what frames it load with the app; every other page is its own chunk, fetched
-// when it is first shown (issue 14, item 5: the billing page's first load carries only itself).
+// when it is first shown (the billing page's first load carries only itself).
 const VercelInstallationPage = lazyPage(
   async () =>
     (await import('../features/partners/vercel-installation-page')).VercelInstallationPage,

@@ -171,7 +171,7 @@ function nameOf(mutationKey: readonly unknown[] | undefined): MutationName | und
 }
 
 /**
- * The mutations the server records in the audit log (issue 16): after each, the log has a new entry.
+ * The mutations the server records in the audit log: after each, the log has a new entry.
  * (A setup intent records nothing yet: its card is logged when it is attached.)
  */
 const WRITES_AUDIT_ENTRIES: ReadonlySet<MutationName> = new Set<MutationName>([

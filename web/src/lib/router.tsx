@@ -13,7 +13,7 @@ import {
 } from 'react';
 import { Router as WouterRouter, useParams as useWouterParams } from 'wouter';
 
-// The app's routing words over wouter (issue 14, item 5: React Router's data router was an eighth of
+// The app's routing words over wouter (React Router's data router was an eighth of
 // the billing page's JavaScript, wouter is a fiftieth of it). wouter matches the paths (app/routes);
 // this file keeps the location (pathname, query and anchor) in a history the app and its tests share,
 // and gives the hooks and components the pages use.

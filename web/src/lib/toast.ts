@@ -3,7 +3,7 @@ import type * as SonnerModule from 'sonner';
 import type { ExternalToast } from 'sonner';
 
 // Toasts answer what the user did (a saved form, a failed payment): none is shown while the page first
-// loads, so sonner is fetched with the first toast instead of with the page (issue 14, item 5). Each call
+// loads, so sonner is fetched with the first toast instead of with the page. Each call
 // is queued on the same load, so toasts keep their order; sonner's Toaster shows the toasts created
 // before it subscribed, so the first one is not lost while the Toaster mounts.
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Every charge settles exactly once, and every payment taken is accounted for (issue 10):
+// Every charge settles exactly once, and every payment taken is accounted for:
 // - attempted_at: the wall-clock time the latest provider call for the charge started, written by the
 //   process that makes the call, never the billing run's logical time. With the provider's own record
 //   (looked up by the charge's key) it decides whether a charge is still in flight.

@@ -9,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 // deletes its files at commit. The new table also records when a card was detached from its customer.
 //
 // A migration does not change once shipped, so the test cards and the fingerprint are written out here as
-// they were (services/payments/simulator-cards.ts has the living ones).
+// they were (adapters/simulator/cards.ts has the living ones).
 const BEHAVIOURS: Record<string, string> = {
   '4000000000000002': 'decline',
   '4000000000009995': 'insufficient_funds',

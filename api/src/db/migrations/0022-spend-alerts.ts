@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 15, items 4-5 (product decisions §12): spend alerts. `spend_alert_budgets` holds an
+// Product decisions §12: spend alerts. `spend_alert_budgets` holds an
 // organization's monthly budget (whole US dollars) and its thresholds (percent, ascending).
 // `spend_alerts_sent` records each alert sent: one per (organization, cycle start, alert), the alert
 // being a threshold's percentage ('90') or 'projected'; the unique key makes a second check of the same

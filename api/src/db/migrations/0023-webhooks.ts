@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 15, items 6-7 (decision 014): signed webhooks. An endpoint keeps its signing secret in the clear
+// Decision 014: signed webhooks. An endpoint keeps its signing secret in the clear
 // (the server signs with it; it is answered once, at creation or rotation, and never again). An event is
 // written once per (organization, event key) in the transaction that decides it, with one delivery per
 // subscribed enabled endpoint (unique per event and endpoint). A worker claims due deliveries with a lease

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 16, item 5 (decision 016): the backup card. At most one card of an organization is the backup
+// Decision 016: the backup card. At most one card of an organization is the backup
 // (a partial unique index, as for the default), and never the default at the same time (a check). A
 // charge of the backup names the default card's declined charge it stands in for (`backup_of_charge_id`,
 // unique): the database itself allows one backup charge per declined charge, whoever runs the engine.

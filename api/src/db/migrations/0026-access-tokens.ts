@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 16, item 4 (product decisions §13): organization access tokens for the billing read API. Only the
+// Product decisions §13: organization access tokens for the billing read API. Only the
 // SHA-256 of a token is stored (`token_hash`, unique); `prefix` is its first characters, to tell tokens
 // apart in a list. A revoked token keeps its row (`revoked_at`) so its uses stay explained. The guard
 // authenticates, rate limits and records the use in one UPDATE of the row: `window_started_at` and

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 16, items 1 and 2 (product decisions §13): the audit log of every billing change, written in the
+// Product decisions §13: the audit log of every billing change, written in the
 // transaction that makes the change. Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE, on the
 // embedded database as on PostgreSQL, whoever runs the statement. The one exception is an organization's
 // own deletion (the demo reset deletes and recreates the demo organizations): its entries go with it, by

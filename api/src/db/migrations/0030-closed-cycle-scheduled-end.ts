@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 23, item 3 (product-decisions §15): a cycle a plan change cut short keeps the end it was scheduled
+// Product-decisions §15: a cycle a plan change cut short keeps the end it was scheduled
 // to have, so that its late usage is priced by the same fraction of a month as its change invoice (sizes in
 // GB-months, its share of the compute credits). Cycles closed before it was kept have none (null): priced
 // as a whole month, as they were billed.

@@ -13,7 +13,7 @@ import {
 } from 'react';
 
 // Menus, popovers and dialogs show nothing until the user opens them, and Radix with its positioning
-// was a fifth of the page's JavaScript: they load on intent instead of with the page (issue 14, item 5).
+// was a fifth of the page's JavaScript: they load on intent instead of with the page.
 // A stand-in with the trigger's own look and accessible name stands where the trigger will be; pointing
 // at it or focusing it fetches the part, and activating it (a click, or a key that opens a menu) puts
 // the part in its place, open.

@@ -13,7 +13,7 @@ import {
 } from 'react';
 
 // Tooltips show nothing until the user points at or focuses their trigger: the bubble and its
-// positioning (floating-ui) load then, not with the page (issue 14, item 5). The trigger itself is
+// positioning (floating-ui) load then, not with the page. The trigger itself is
 // always the caller's own element, so a click on it never meets a replaced node.
 const loadBubble = () => import('./tooltip-bubble');
 const TooltipBubble = lazy(async () => ({ default: (await loadBubble()).TooltipBubble }));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { downgradeFixtures } from '../../../test/downgrade-fixtures';
 import { DowngradeConsequences } from './downgrade-confirm-step';
 
-/** acme-team → Pro with 12 days of Team left: the unused time outweighs Pro's fee (issue 23, item 7). */
+/** acme-team → Pro with 12 days of Team left: the unused time outweighs Pro's fee. */
 const belowZero: SubscriptionPreview = {
   ...downgradeFixtures.preview.acmeTeamToPro,
   breakdown: [

@@ -116,7 +116,7 @@ function period(start: number, end: number): string {
 }
 
 /**
- * What an immediate change does besides its invoice (issue 26, item 5): the billing cycle restarts
+ * What an immediate change does besides its invoice: the billing cycle restarts
  * today (the new plan's fee covers the new cycle), and a change to Pro leaves the spend cap off
  * (Team to Pro is the pay-as-you-go tier).
  */

@@ -280,7 +280,7 @@ describe('DowngradeFlow: members at their free project limit', () => {
       preview: downgradeFixtures.preview.acmeProToFree,
       members: downgradeFixtures.membersAtLimit.crowdedCo,
     });
-    // The free project limit is checked first (issue 26, item 6): no preview, no Confirm to click.
+    // The free project limit is checked first: no preview, no Confirm to click.
     await waitFor(() =>
       expect(dialog).toHaveAccessibleName('Members have reached their free project limit'),
     );

@@ -75,7 +75,7 @@ function DowngradeDialog({
 }: DowngradeFlowProps) {
   const queryClient = useQueryClient();
   const toFree = targetPlan === 'free';
-  // The free project limit is checked first (issue 26, item 6): a downgrade it blocks opens on the
+  // The free project limit is checked first: a downgrade it blocks opens on the
   // members who must act, not on a preview of a change that cannot be made. The preview is asked once
   // the members are known (or could not be: Confirm asks again).
   const limitMembers = useFreeLimitMembersQuery(orgSlug, { enabled: toFree });

@@ -6,7 +6,7 @@ import { InvoiceLines } from './invoice-lines';
 
 const recordedInvoice = recordedBilling.invoice.acmeProOpen;
 
-/** A plan change's invoice below zero: Team → Pro with 12 days of Team left (issue 23, item 7). */
+/** A plan change's invoice below zero: Team → Pro with 12 days of Team left. */
 const changeInvoice = invoiceDetailSchema.parse({
   ...recordedInvoice,
   status: 'paid',

@@ -61,7 +61,7 @@ describe('hosted invoice payment page', () => {
     // The card fields are the payment port's, there once the provider is known.
     expect(await screen.findByRole('button', { name: 'Pay' })).toBeEnabled();
     expect(screen.getByText('Test mode')).toBeInTheDocument();
-    // acme-pro holds $50.00 of credit: why it does not lower this invoice (issue 26, item 3, §9).
+    // acme-pro holds $50.00 of credit: why it does not lower this invoice (§9).
     expect(await screen.findByText('This invoice is charged in full')).toBeInTheDocument();
     expect(
       screen.getByText(

@@ -133,7 +133,7 @@ function HostedInvoice({
 }
 
 /**
- * Why the credit the organization holds does not lower what this invoice charges (issue 26, item 3):
+ * Why the credit the organization holds does not lower what this invoice charges:
  * it was applied when the invoice was issued, and what is left applies to future invoices only (spec
  * §9). Said only when there is credit to wonder about.
  */

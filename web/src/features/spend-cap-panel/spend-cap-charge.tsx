@@ -4,7 +4,7 @@ import { ErrorState } from '../../components/error-state';
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton';
 
 /**
- * What confirming the draft charges now and to which card (issue 26, item 2), from the preview the
+ * What confirming the draft charges now and to which card, from the preview the
  * toggle is charged by: the invoice turning the cap on issues (the overage accrued while it was off,
  * line by line, each naming its period), the credit it uses, the charge and the card; or that nothing is
  * charged now.

@@ -129,7 +129,7 @@ describe('Spend cap panel', () => {
       recordedBillingData.profile.developer,
     );
     const dialog = await panel();
-    // Issue 26, item 9: the reason at the top, without hovering, and the choice not offered.
+    // The reason at the top, without hovering, and the choice not offered.
     expect(await within(dialog).findByText(NO_PERMISSION, { selector: 'p' })).toBeVisible();
     expect(within(dialog).getByRole('radio', { name: /Spend cap off/ })).toBeDisabled();
     await user.click(within(dialog).getByRole('radio', { name: /Spend cap off/ }));

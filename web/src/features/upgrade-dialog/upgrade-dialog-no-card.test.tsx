@@ -9,7 +9,7 @@ import { UpgradeDialog } from './upgrade-dialog';
 const transport = withRealApi();
 
 // acme-free has no card: the dialog opens on the card form, and the price is beside it from the
-// start, priced without a card (issue 26, item 1).
+// start, priced without a card.
 describe('the upgrade dialog of an organization with no card', () => {
   it('shows the charge today, the monthly estimate and what Pro adds beside the card form', async () => {
     await transport().signIn('owner@example.com');

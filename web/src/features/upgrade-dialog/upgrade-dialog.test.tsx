@@ -22,7 +22,7 @@ import { createQueryClient } from '../../data/query-client';
 import { PREVIEW_REFRESH_MS } from '../../data/subscription-preview-query';
 import { UpgradeDialog } from './upgrade-dialog';
 
-// The upgrade dialog's price never goes stale under the owner (issue 11): the server honours a
+// The upgrade dialog's price never goes stale under the owner: the server honours a
 // preview's proration_date for 10 minutes, so the dialog asks again before then, and a refusal of an
 // expired price prices the change again instead of ending in an error.
 

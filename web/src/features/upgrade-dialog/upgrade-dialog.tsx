@@ -146,7 +146,7 @@ function UpgradeSteps({
   const [selected, setSelected] = useState<string | null>(preselected?.id ?? null);
   // Without a card, the dialog starts on the card form (acme-free's first upgrade).
   const [addingCard, setAddingCard] = useState(cards.length === 0);
-  // Priced without a card: the price is beside the card form from the start (issue 26, item 1).
+  // Priced without a card: the price is beside the card form from the start.
   const preview = useSubscriptionPreviewQuery(organization.slug, PLAN_CARDS[props.target].id, {
     enabled: addingCard,
   });

@@ -87,7 +87,7 @@ describe('usage page', () => {
     ).toBeInTheDocument();
     expect(egress).toHaveTextContent('Usage beyond the quota is billed at the plan’s rates.');
     expect(egress).toHaveTextContent('Billed beyond the quota so far: $5.42');
-    // Issue 26, item 15: the badge only where there is usage; sizes say they are the cycle's average.
+    // The badge only where there is usage; sizes say they are the cycle's average.
     expect(within(egress).getByText('Billed beyond quota')).toBeInTheDocument();
     expect(within(metric('Cached Egress')).queryByText('Billed beyond quota')).toBeNull();
     expect(metric('Database Size')).toHaveTextContent('Average over the billing cycle so far');
@@ -107,7 +107,7 @@ describe('usage page', () => {
     expect(chart).toHaveAccessibleName('Egress: daily usage from Nov 09, 2026 to Dec 08, 2026');
     // One bar per day of the 30-day cycle.
     expect(chart.querySelectorAll('rect')).toHaveLength(30);
-    // Issue 26, item 15: the chart's value on focus, and day by day with the arrow keys.
+    // The chart's value on focus, and day by day with the arrow keys.
     expect(within(egress).getByText('Daily')).toBeInTheDocument();
     act(() => chart.focus());
     const readout = () =>

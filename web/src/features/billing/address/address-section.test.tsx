@@ -142,7 +142,7 @@ describe('Billing Address & Tax ID section', () => {
     await user.clear(input('City'));
     await user.click(button('Save'));
 
-    // A line typed too short says what is wrong with it (issue 26, item 16).
+    // A line typed too short says what is wrong with it.
     expect(
       await screen.findByText('Address line 1 must be at least 3 characters'),
     ).toBeInTheDocument();

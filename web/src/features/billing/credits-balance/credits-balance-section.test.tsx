@@ -67,7 +67,7 @@ describe('Credit balance section', () => {
   it('shows the credit as a negative amount and explains it', () => {
     const { region } = renderSection({ seeded: true });
     expect(within(region()).getByText('-$50.00')).toBeInTheDocument();
-    // Negative as the spec shows it, and said to be credit held, not a debt (issue 26, item 3).
+    // Negative as the spec shows it, and said to be credit held, not a debt.
     expect(within(region()).getByText('Credit your organization holds')).toBeInTheDocument();
     expect(region()).toHaveTextContent(
       '$50.00 is applied to your next invoices before any payment method is charged.',

@@ -249,7 +249,7 @@ function TotalRow({
 
 /**
  * The upcoming invoice as the spec groups it, with the total so far and the projection; with credit
- * held (a positive balance, issue 26, item 3), what it will cover of the projection and what is left
+ * held (a positive balance), what it will cover of the projection and what is left
  * for the card.
  */
 export function InvoiceBreakdown({

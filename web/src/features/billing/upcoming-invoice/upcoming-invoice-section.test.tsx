@@ -60,7 +60,7 @@ describe('upcoming invoice section', () => {
     expect(rowAmount(section, 'Branching compute')).toBe('$1.05');
     expect(rowAmount(section, 'Custom Domain')).toBe('$4.15');
     // acme-pro holds $50.00 of credit: what it covers of the projection, and what is left for the
-    // card (issue 26, item 3).
+    // card.
     expect(totals(section)).toEqual({
       'Total so far': '$60.99',
       'Projected total': '$130.08',
@@ -183,7 +183,7 @@ describe('upcoming invoice section', () => {
     expect(details).toHaveTextContent(
       `for the ${invoice.projection.remaining_hours} whole hours left in the cycle`,
     );
-    // The projection starts at the coming hour: no time not yet reached is named (issue 26, item 16).
+    // The projection starts at the coming hour: no time not yet reached is named.
     expect(details).toHaveTextContent('Projected from now:');
     const cents = (text: string | null | undefined) =>
       Math.round(Number((text ?? '').replace(/[$,]/g, '')) * 100);
