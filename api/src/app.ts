@@ -23,6 +23,7 @@ import { AccessCache } from './plugins/access-cache.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
 import { BillingJobHeartbeat, healthPlugin } from './plugins/health.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { responseSerializer } from './plugins/response-serializer.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
@@ -174,6 +175,7 @@ export async function buildApp({
   await app.register(csrf, { config });
 
   await app.register(healthPlugin, { db, clock, heartbeat });
+  await app.register(metricsPlugin, { db, clock, heartbeat });
   await app.register(authRoutes, { db, clock });
   await app.register(profileRoutes, {
     db,

@@ -16,6 +16,7 @@ const BILLING_JOB_STALE_MIN_MS = 5 * 60_000;
 export class BillingJobHeartbeat {
   private startedAt: Date | null = null;
   private lastRunAt: Date | null = null;
+  private readonly listeners: ((at: Date, seconds: number) => void)[] = [];
 
   constructor(private readonly intervalSeconds: number) {}
 
@@ -23,8 +24,15 @@ export class BillingJobHeartbeat {
     this.startedAt = at;
   }
 
-  ran(at: Date): void {
+  /** A run finished at `at`, after `seconds` of work. */
+  ran(at: Date, seconds = 0): void {
     this.lastRunAt = at;
+    for (const listener of this.listeners) listener(at, seconds);
+  }
+
+  /** Told of every finished run (the metrics count them). */
+  onRun(listener: (at: Date, seconds: number) => void): void {
+    this.listeners.push(listener);
   }
 
   /** `off` when this process runs no billing job (BILLING_JOB_INTERVAL_SECONDS=0, or not started). */

@@ -43,7 +43,7 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
     async (request) => {
       const at = clock.now();
       refuseEventsOutsideTimeBounds(request.body.events, at);
-      return ingestUsageEvents(db, request.body.events, {
+      const result = await ingestUsageEvents(db, request.body.events, {
         at,
         // The events are stored: the billing job's next pass observes the organization again.
         onError: (organizationId, error) =>
@@ -52,6 +52,8 @@ const internalRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
             'usage restriction or spend alert not checked after ingestion',
           ),
       });
+      app.countIngestedEvents(result.accepted, result.duplicates);
+      return result;
     },
   );
 

@@ -22,7 +22,10 @@ export class BillingScheduler {
     /** Organizations and invoices worked on at once (billingJobConcurrency of the store). */
     private readonly concurrency = 1,
     /** Told when the scheduler starts, and at the end of each run that finished (the readiness probe). */
-    private readonly heartbeat: { started(at: Date): void; ran(at: Date): void } | null = null,
+    private readonly heartbeat: {
+      started(at: Date): void;
+      ran(at: Date, seconds: number): void;
+    } | null = null,
   ) {}
 
   start(): void {
@@ -42,6 +45,7 @@ export class BillingScheduler {
   private async tick(): Promise<void> {
     if (this.running) return;
     this.running = (async () => {
+      const began = performance.now();
       try {
         const report = await runBillingJobs(
           { db: this.db, gateway: this.gateway, clock: this.clock },
@@ -50,7 +54,7 @@ export class BillingScheduler {
           this.closeGraceMinutes,
           { concurrency: this.concurrency },
         );
-        this.heartbeat?.ran(this.clock.now());
+        this.heartbeat?.ran(this.clock.now(), (performance.now() - began) / 1000);
         for (const error of report.errors) {
           this.log.warn({ item: error }, 'billing job item failed; it is retried after a backoff');
         }
