@@ -228,6 +228,18 @@ describe.each(testDatabases())('billing mail (%s)', (database) => {
     const shown = await one.text();
     expect(shown).toContain('Your card was declined.');
     expect(shown).toContain('We try the card again on');
+    // It holds working pay links: another machine on the network gets nothing of it.
+    for (const remoteAddress of ['10.0.0.5', '192.168.1.20', '2001:db8::1', '::ffff:10.0.0.5']) {
+      for (const url of ['/dev/mailbox', `/dev/mailbox/${failed[0]?.id}`]) {
+        const far = await server.app.inject({ method: 'GET', url, remoteAddress });
+        expect(far.statusCode, `${remoteAddress} ${url}`).toBe(404);
+        expect(far.body).not.toContain('declined');
+      }
+    }
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      const near = await server.app.inject({ method: 'GET', url: '/dev/mailbox', remoteAddress });
+      expect(near.statusCode, remoteAddress).toBe(200);
+    }
   });
 
   it('a top-up, a card expiring this month and a grace period: one message each per recipient, once', async () => {

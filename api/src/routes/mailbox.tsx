@@ -95,11 +95,25 @@ function MailboxList({ list }: { list: EmailOutboxList }) {
   );
 }
 
+/** A connection from this machine: 127.0.0.0/8, ::1, or IPv4 loopback mapped into IPv6. */
+export function isLoopback(address: string): boolean {
+  const bare = address.replace(/^::ffff:/i, '');
+  return bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
 const mailboxRoutes: FastifyPluginAsyncZod<{ db: Db; baseUrl: string }> = async (
   app,
   { db, baseUrl },
 ) => {
   const html = (body: string) => `<!doctype html>${body}`;
+  // The mailbox holds working pay links and every billing message: it answers this machine only (the
+  // connection's own address, whatever a proxy's header says), as 404 to anyone else.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/dev/mailbox')) return;
+    if (!isLoopback(request.socket.remoteAddress ?? '')) {
+      return reply.code(404).send({ message: `No route for ${request.method} /dev/mailbox` });
+    }
+  });
   app.get(
     '/dev/mailbox',
     {
