@@ -95,6 +95,18 @@ describe.each(testDatabases())('CSV exports (%s)', (database) => {
     expect(bad.body.message).toMatch(/end/);
   });
 
+  it('lets each user export 10 times a minute, then answers 429 with Retry-After; others still export', async () => {
+    const path = '/platform/organizations/acme-pro/billing/invoices/export';
+    // admin exports nothing else in this file.
+    const answers = await Promise.all(Array.from({ length: 12 }, () => as('admin').get(path)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(2);
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await as('readonly').get(path)).status).toBe(200);
+  });
+
   it('answers as the data does: 404 to an outsider, 401 without a session', async () => {
     const path = '/platform/organizations/acme-pro/billing/invoices/export';
     expect((await as('outsider').get(path)).status).toBe(404);

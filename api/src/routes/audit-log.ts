@@ -7,6 +7,7 @@ import {
   orgParamsSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { EXPORT_RATE_LIMIT } from '../plugins/rate-limits.ts';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
@@ -64,7 +65,7 @@ const auditLogRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (
   app.get(
     `${base}/export`,
     {
-      config: readAuditLog,
+      config: { ...readAuditLog, rateLimit: EXPORT_RATE_LIMIT },
       schema: {
         tags: ['audit-log'],
         summary: 'The audit log as CSV (newest first), with the same filters',

@@ -11,6 +11,7 @@ import {
   paymentLinkSchema,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { EXPORT_RATE_LIMIT } from '../plugins/rate-limits.ts';
 import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { ResponseHeader } from '../openapi.ts';
@@ -111,7 +112,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
   app.get(
     '/platform/organizations/:slug/billing/invoices/export',
     {
-      config: readSubscriptions,
+      config: { ...readSubscriptions, rateLimit: EXPORT_RATE_LIMIT },
       schema: {
         tags: ['invoices'],
         summary: 'Every invoice of the organization as CSV (newest first)',

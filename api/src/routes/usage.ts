@@ -8,6 +8,7 @@ import {
   type BillingMetric,
 } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { EXPORT_RATE_LIMIT } from '../plugins/rate-limits.ts';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
@@ -69,7 +70,7 @@ const usageRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/platform/organizations/:slug/usage/export',
     {
-      config: readSubscriptions,
+      config: { ...readSubscriptions, rateLimit: EXPORT_RATE_LIMIT },
       schema: {
         tags: ['usage'],
         summary: 'Daily usage per project and metric between two days (inclusive), as CSV',
