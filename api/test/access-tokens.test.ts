@@ -155,6 +155,61 @@ describe.each(testDatabases())('access tokens (%s)', (database) => {
     expect(withCookie.status).toBe(401);
   });
 
+  it('stops working once its maker left the organization or may no longer manage its tokens', async () => {
+    const made = await as('admin').post(`${base}/tokens`, {
+      name: 'Admin made',
+      expires_in_days: 30,
+    });
+    expect(made.status).toBe(201);
+    const { secret } = accessTokenCreatedSchema.parse(made.body);
+    const read = () => withToken(secret, `${base}/billing/subscription`);
+    expect((await read()).status).toBe(200);
+    const db = server.database.db;
+    const { admin, org } = {
+      admin: (
+        await db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', 'admin@example.com')
+          .executeTakeFirstOrThrow()
+      ).id,
+      org: (
+        await db
+          .selectFrom('organizations')
+          .select('id')
+          .where('slug', '=', 'acme-pro')
+          .executeTakeFirstOrThrow()
+      ).id,
+    };
+    const membership = db
+      .updateTable('memberships')
+      .where('user_id', '=', admin)
+      .where('organization_id', '=', org);
+    try {
+      // Made read-only: a role that cannot manage tokens.
+      await membership.set({ role: 'read_only' }).execute();
+      expect((await read()).status).toBe(401);
+      await membership.set({ role: 'administrator' }).execute();
+      expect((await read()).status).toBe(200);
+      // Left the organization.
+      await db
+        .deleteFrom('memberships')
+        .where('user_id', '=', admin)
+        .where('organization_id', '=', org)
+        .execute();
+      expect((await read()).status).toBe(401);
+    } finally {
+      await db
+        .insertInto('memberships')
+        .values({ user_id: admin, organization_id: org, role: 'administrator' })
+        .onConflict((conflict) =>
+          conflict.columns(['organization_id', 'user_id']).doUpdateSet({ role: 'administrator' }),
+        )
+        .execute();
+    }
+    expect((await read()).status).toBe(200);
+  });
+
   it('expires at its time', async () => {
     const { secret } = await create('A week', 7);
     expect((await withToken(secret, `${base}/billing/subscription`)).status).toBe(200);

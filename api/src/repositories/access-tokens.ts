@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  rolesWith,
   ACCESS_TOKEN_PREFIX,
   ACCESS_TOKEN_REQUESTS_PER_MINUTE,
   accessTokenPrefix,
@@ -67,6 +68,18 @@ export async function useAccessToken(db: Db, token: string, now: Date): Promise<
     .where('access_tokens.revoked_at', 'is', null)
     .where((eb) =>
       eb.or([eb('access_tokens.expires_at', 'is', null), eb('access_tokens.expires_at', '>', now)]),
+    )
+    // A token acts for the member who made it: once they left the organization, or may no longer manage
+    // its tokens, it reads nothing more.
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('memberships')
+          .select(sql`1`.as('one'))
+          .whereRef('memberships.organization_id', '=', 'access_tokens.organization_id')
+          .whereRef('memberships.user_id', '=', 'access_tokens.created_by')
+          .where('memberships.role', 'in', rolesWith('billing_write:access_tokens')),
+      ),
     )
     .returning([
       'access_tokens.id',

@@ -49,6 +49,11 @@ export function hasPermission(role: Role | null | undefined, permission: Permiss
   return GRANTS[role]?.has(permission) ?? false;
 }
 
+/** The roles granted a permission (a query's filter on memberships). */
+export function rolesWith(permission: Permission): Role[] {
+  return (Object.keys(GRANTS) as Role[]).filter((role) => hasPermission(role, permission));
+}
+
 export function permissionsOf(role: Role): Permission[] {
   return PERMISSIONS.filter((permission) => hasPermission(role, permission));
 }
