@@ -27,30 +27,8 @@ export async function operationsSnapshot(db: Db, now: Date): Promise<OperationsS
       .select(['kind', sql<number>`count(*)::int`.as('count')])
       .groupBy('kind')
       .execute(),
-    db
-      .selectFrom('email_outbox')
-      .select([
-        sql<number>`count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)::int`.as(
-          'pending',
-        ),
-        sql<number>`count(*) FILTER (WHERE failed_at IS NOT NULL)::int`.as('failed'),
-        sql<Date | null>`min(created_at) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)`.as(
-          'oldest',
-        ),
-      ])
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('webhook_deliveries')
-      .select([
-        sql<number>`count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)::int`.as(
-          'pending',
-        ),
-        sql<number>`count(*) FILTER (WHERE failed_at IS NOT NULL)::int`.as('failed'),
-        sql<Date | null>`min(created_at) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)`.as(
-          'oldest',
-        ),
-      ])
-      .executeTakeFirstOrThrow(),
+    queueFigures(db, 'email_outbox'),
+    queueFigures(db, 'webhook_deliveries'),
   ]);
   const age = (oldest: Date | null) =>
     oldest ? Math.max(0, (now.getTime() - new Date(oldest).getTime()) / 1000) : 0;
@@ -69,4 +47,20 @@ export async function operationsSnapshot(db: Db, now: Date): Promise<OperationsS
       oldestPendingSeconds: age(webhooks.oldest),
     },
   };
+}
+
+/** A delivery queue's waiting and given-up messages, and when the oldest waiting one was queued. */
+function queueFigures(db: Db, table: 'email_outbox' | 'webhook_deliveries') {
+  return db
+    .selectFrom(table)
+    .select([
+      sql<number>`count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)::int`.as(
+        'pending',
+      ),
+      sql<number>`count(*) FILTER (WHERE failed_at IS NOT NULL)::int`.as('failed'),
+      sql<Date | null>`min(created_at) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)`.as(
+        'oldest',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
 }
