@@ -271,14 +271,14 @@ describe('top-up (acme-pro, default card)', () => {
   });
 });
 
-describe('3-D Secure with 4000 0025 0000 3155 (acme-pro)', () => {
+describe('3-D Secure with 4000 0027 6000 3184, which asks on every payment (acme-pro)', () => {
   const harness = useHarness();
-  const SECURE_LAST4 = '3155';
+  const SECURE_LAST4 = '3184';
 
   async function secureCardId(page: Page): Promise<string> {
     const { data } = await apiPaymentMethods(page, 'acme-pro');
     const card = data.find((method) => method.card.last4 === SECURE_LAST4);
-    if (!card) throw new Error('the 3155 card was not saved');
+    if (!card) throw new Error('the 3184 card was not saved');
     return card.id;
   }
 
@@ -287,7 +287,7 @@ describe('3-D Secure with 4000 0025 0000 3155 (acme-pro)', () => {
     const before = await apiPaymentMethods(page, 'acme-pro');
     await gotoBilling(page, 'acme-pro');
     const dialog = await openAddCard(page);
-    await fillCard(dialog, TEST_CARDS.authenticate);
+    await fillCard(dialog, TEST_CARDS.alwaysAuthenticate);
 
     await dialog.getByRole('button', { name: 'Save card' }).click();
     await challengeDialog(page).getByRole('button', { name: 'Fail authentication' }).click();

@@ -159,10 +159,10 @@ async function expectFocusOn(page: Page, target: Locator): Promise<void> {
   );
 }
 
-describe('acme-free upgrades to Pro with a card added in the dialog', () => {
+describe('acme-free upgrades to Pro with a 3-D Secure card added in the dialog', () => {
   const harness = useHarness();
 
-  test('the charge is $25.00, the upgrade pays it, and the survey asks why', async () => {
+  test('the bank asks once, when the card is saved; the charge is $25.00, the upgrade pays it, and the survey asks why', async () => {
     const page = await harness().sessionPage('owner@example.com');
     expect(await apiInvoices(page, 'acme-free')).toEqual([]);
     expect((await apiPaymentMethods(page, 'acme-free')).data).toEqual([]);
@@ -184,16 +184,19 @@ describe('acme-free upgrades to Pro with a card added in the dialog', () => {
     // Without a card, the dialog starts on the card form.
     await dialog.getByLabel('Card number', { exact: true }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await fillCard(dialog, TEST_CARDS.visa);
+    await fillCard(dialog, TEST_CARDS.authenticate);
     await dialog.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
     await dialog.getByLabel('Address line 1', { exact: true }).fill('1 Main Street');
     await dialog.getByLabel('City', { exact: true }).fill('Springfield');
     await dialog.getByLabel('Postal code', { exact: true }).fill('12345');
     await dialog.getByLabel('Country', { exact: true }).selectOption('US');
     await dialog.getByRole('button', { name: 'Save card' }).click();
+    // 4000 0025 0000 3155: the bank asks when the card is saved, and not again for the payment below.
+    await challengeDialog(page).getByRole('button', { name: 'Complete authentication' }).click();
+    await challengeDialog(page).waitFor({ state: 'detached' });
 
     // The new card is chosen, and the charge today is the Pro plan's $25.00.
-    const card = dialog.getByRole('radio', { name: /Visa ending in 4242/ });
+    const card = dialog.getByRole('radio', { name: /Visa ending in 3155/ });
     await card.waitFor();
     expect(await card.isChecked()).toBe(true);
     const charge = await shownCharge(dialog);
@@ -211,9 +214,11 @@ describe('acme-free upgrades to Pro with a card added in the dialog', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Confirm upgrade' }).click();
+    // Applied without a second challenge: had the bank asked again, no toast would come.
     await toastWith(page, upgraded('Pro')).waitFor();
     await dialog.waitFor({ state: 'detached' });
     expect(changes).toHaveLength(1);
+    expect(await challengeDialog(page).count()).toBe(0);
 
     // The upgrade survey demands a reason, then sends it.
     const survey = page.getByRole('dialog', { name: 'Welcome to the Pro plan' });
@@ -254,7 +259,7 @@ describe('acme-free upgrades to Pro with a card added in the dialog', () => {
   });
 });
 
-describe('acme-pro upgrades to Team with a 3-D Secure card (4000 0025 0000 3155)', () => {
+describe('acme-pro upgrades to Team with a card that asks on every payment (4000 0027 6000 3184)', () => {
   const harness = useHarness();
 
   test('a failed challenge changes nothing; a completed one applies Team once, charging what was shown', async () => {
@@ -271,11 +276,11 @@ describe('acme-pro upgrades to Team with a 3-D Secure card (4000 0025 0000 3155)
     const dialog = await openUpgrade(page, 'acme-pro', 'Team');
     await chargeTable(dialog).waitFor();
     await dialog.getByRole('button', { name: 'Add new card' }).click();
-    await fillCard(dialog, TEST_CARDS.authenticate);
+    await fillCard(dialog, TEST_CARDS.alwaysAuthenticate);
     await dialog.getByRole('button', { name: 'Save card' }).click();
-    // Saving the card asks for the challenge once.
+    // Saving the card asks for the challenge, and this card asks again for each payment.
     await challengeDialog(page).getByRole('button', { name: 'Complete authentication' }).click();
-    const secure = dialog.getByRole('radio', { name: /Visa ending in 3155/ });
+    const secure = dialog.getByRole('radio', { name: /Visa ending in 3184/ });
     await secure.waitFor();
     expect(await secure.isChecked()).toBe(true);
 

@@ -136,8 +136,8 @@ describe.each(testDatabases())('plan changes (%s)', (database) => {
     expect(await chargesOf('acme-free')).toHaveLength(1);
   });
 
-  it('acme-pro → Team: with 4000 0025 0000 3155 a failed challenge changes nothing; completing it applies Team once, charged exactly the preview', async () => {
-    const card = await addCard(owner, 'acme-pro', CARDS.authenticate);
+  it('acme-pro → Team: with 4000 0027 6000 3184 a failed challenge changes nothing; completing it applies Team once, charged exactly the preview', async () => {
+    const card = await addCard(owner, 'acme-pro', CARDS.alwaysAuthenticate);
     const before = await subscription('acme-pro');
     expect(before.customer_balance).toBe(5000);
     const priced = await preview('acme-pro', 'tier_team');

@@ -17,6 +17,7 @@ const EVERY_TEST_CARD = [
   '4000000000009995',
   '4000000000000069',
   '4000002500003155',
+  '4000002760003184',
 ];
 
 /** The tables of the database (its schema on a server) whose rows mention any of the numbers. */

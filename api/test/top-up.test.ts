@@ -20,7 +20,10 @@ import {
   FUTURE,
   addCard,
   answerChallenge,
+  attach,
   balanceOf,
+  confirmSetup,
+  setupIntent,
   captchaToken,
   listCards,
   doubleSubmitAnswers,
@@ -233,8 +236,8 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
     await db().deleteFrom('payment_methods').where('id', '=', id).execute();
   });
 
-  it('with 4000 0025 0000 3155: requires action, and completing the challenge credits once', async () => {
-    const card = await addCard(as('owner'), 'acme-pro', CARDS.authenticate);
+  it('with 4000 0027 6000 3184: requires action, and completing the challenge credits once', async () => {
+    const card = await addCard(as('owner'), 'acme-pro', CARDS.alwaysAuthenticate);
     const before = await balanceOf(as('owner'), 'acme-pro');
     const asked = await topUp(as('owner'), 'top-up-3ds', { amount: 250, payment_method_id: card });
     expect(asked.status).toBe(200);
@@ -304,9 +307,9 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
     expect((await ledger('top-up-3ds')).charges[0]?.status).toBe('succeeded');
   });
 
-  it('with 4000 0025 0000 3155: failing the challenge changes nothing', async () => {
+  it('with 4000 0027 6000 3184: failing the challenge changes nothing', async () => {
     const card = (await listCards(as('owner'), 'acme-pro')).data.find(
-      (method) => method.card.last4 === '3155',
+      (method) => method.card.last4 === '3184',
     );
     const before = await balanceOf(as('owner'), 'acme-pro');
     const asked = await topUp(as('owner'), 'top-up-3ds-fail', {
@@ -337,6 +340,30 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
         { status: 'failed', amount_cents: 40_000, failure_message: AUTHENTICATION_FAILED_MESSAGE },
       ],
       intents: [{ status: 'failed', amount_cents: 40_000 }],
+    });
+  });
+
+  it('with 4000 0025 0000 3155 authenticated when saved: charged at once, not asked a second time', async () => {
+    const secret = await setupIntent(as('owner'), 'acme-pro');
+    const saving = await confirmSetup(as('owner'), secret, CARDS.authenticate);
+    expect(saving.body.status).toBe('requires_action');
+    if (saving.body.status !== 'requires_action') return;
+    expect((await answerChallenge(as('owner'), saving.body.challenge.id, 'complete')).status).toBe(
+      200,
+    );
+    const attached = await attach(as('owner'), 'acme-pro', saving.body.setup_intent_id);
+    expect(attached.status).toBe(200);
+
+    const before = await balanceOf(as('owner'), 'acme-pro');
+    const paid = await topUp(as('owner'), 'top-up-3155-saved', {
+      amount: 130,
+      payment_method_id: attached.body.id,
+    });
+    expect(paid).toMatchObject({ status: 200, body: SUCCESS });
+    expect(await balanceOf(as('owner'), 'acme-pro')).toBe(before + 13_000);
+    expect(await ledger('top-up-3155-saved')).toEqual({
+      charges: [{ status: 'succeeded', amount_cents: 13_000, failure_message: null }],
+      intents: [{ status: 'succeeded', amount_cents: 13_000 }],
     });
   });
 

@@ -5,7 +5,10 @@ import { expect } from 'vitest';
 export const TEST_CARDS = {
   visa: '4242 4242 4242 4242',
   declined: '4000 0000 0000 0002',
+  /** Asks for 3-D Secure once: when saved, or when paid with unsaved. */
   authenticate: '4000 0025 0000 3155',
+  /** Asks for 3-D Secure on every payment, however it was saved. */
+  alwaysAuthenticate: '4000 0027 6000 3184',
 } as const;
 
 export const DECLINED_MESSAGE = 'Your card was declined.';

@@ -376,7 +376,13 @@ export interface SimulatorPaymentMethodsTable {
   /** HMAC-SHA256 of the number under the database's pepper: the same card has the same fingerprint. */
   fingerprint: string;
   /** What the card does when charged, decided from its number when it was tokenized. */
-  behaviour: 'succeed' | 'decline' | 'insufficient_funds' | 'expired' | 'authenticate';
+  behaviour:
+    | 'succeed'
+    | 'decline'
+    | 'insufficient_funds'
+    | 'expired'
+    | 'authenticate'
+    | 'authenticate_always';
   exp_month: number;
   exp_year: number;
   /** The organization the card is saved for; null for a card tokenized for a one-off payment. */

@@ -75,7 +75,9 @@ const simulatorRoutes: FastifyPluginAsyncZod<{
           "Confirm a card setup with the simulator's card form (authorized by the client secret)",
         description:
           'Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 9995 ' +
-          'has insufficient funds; 4000 0000 0000 0069 is expired; 4000 0025 0000 3155 asks for 3-D Secure. ' +
+          'has insufficient funds; 4000 0000 0000 0069 is expired; 4000 0025 0000 3155 asks for 3-D Secure ' +
+          'once (a card saved with it authenticated is not asked again); 4000 0027 6000 3184 asks on ' +
+          'every payment. ' +
           'A refusal answers 402 and saves nothing.',
         body: simulatorSetupConfirmBodySchema,
         response: {

@@ -12,7 +12,10 @@ export const CARDS = {
   visa: '4242424242424242',
   declined: '4000000000000002',
   insufficient: '4000000000009995',
+  /** Asks for 3-D Secure once: when saved (then never again) or when paid with unsaved. */
   authenticate: '4000002500003155',
+  /** Asks for 3-D Secure on every payment, however it was saved. */
+  alwaysAuthenticate: '4000002760003184',
 } as const;
 
 export function card(number: string, cvc = '123') {

@@ -4,7 +4,7 @@ import { CardError, type CardDetails } from '../payment-gateway.ts';
 
 /** What a card does when it is charged or set up: decided once, when it is tokenized. */
 export type CardBehaviour =
-  'succeed' | 'decline' | 'insufficient_funds' | 'expired' | 'authenticate';
+  'succeed' | 'decline' | 'insufficient_funds' | 'expired' | 'authenticate' | 'authenticate_always';
 
 /** The card provider's standard test cards and what each does; any other valid number succeeds. */
 export const TEST_CARDS: Record<string, { brand: string; behaviour: CardBehaviour }> = {
@@ -13,11 +13,14 @@ export const TEST_CARDS: Record<string, { brand: string; behaviour: CardBehaviou
   '4000000000000002': { brand: 'visa', behaviour: 'decline' },
   '4000000000009995': { brand: 'visa', behaviour: 'insufficient_funds' },
   '4000000000000069': { brand: 'visa', behaviour: 'expired' },
+  // Asks for 3-D Secure when saved or paid with once; a card saved with it authenticated is not asked again.
   '4000002500003155': { brand: 'visa', behaviour: 'authenticate' },
+  // Asks for 3-D Secure on every payment, however it was saved.
+  '4000002760003184': { brand: 'visa', behaviour: 'authenticate_always' },
 };
 
 export const DECLINE_MESSAGES: Record<
-  Exclude<CardBehaviour, 'succeed' | 'authenticate'>,
+  Exclude<CardBehaviour, 'succeed' | 'authenticate' | 'authenticate_always'>,
   string
 > = {
   decline: 'Your card was declined.',

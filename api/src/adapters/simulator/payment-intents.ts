@@ -1,6 +1,6 @@
 import type { SimulatorPaymentResponse } from '@meterline/domain';
 import { type ChargeRequest, type PaymentIntentState } from '../payment-gateway.ts';
-import { DECLINE_MESSAGES } from './cards.ts';
+import { DECLINE_MESSAGES, type CardBehaviour } from './cards.ts';
 import {
   AUTHENTICATION_REQUIRED,
   DETACHED_PAYMENT_METHOD,
@@ -66,11 +66,11 @@ export async function charge(
   if (request.organizationId && card.customer && card.customer !== request.organizationId) {
     return { status: 'failed', providerRef: null, message: NO_SUCH_PAYMENT_METHOD };
   }
-  const behaviour = card.behaviour;
+  const behaviour = await chargeBehaviourOf(ctx, card);
   let status: string;
   let failure: string | null = null;
   if (behaviour === 'succeed') status = 'succeeded';
-  else if (behaviour === 'authenticate') {
+  else if (behaviour === 'authenticate' || behaviour === 'authenticate_always') {
     status = request.offSession ? 'failed' : 'requires_action';
     failure = request.offSession ? AUTHENTICATION_REQUIRED : null;
   } else {
@@ -193,4 +193,23 @@ export async function confirmPaymentIntent(
       events: [],
     };
   });
+}
+
+/**
+ * What a charge of this saved card does. A card that asks for 3-D Secure asks once: when it was saved
+ * through a setup the card holder authenticated, its later payments (on or off session) go through, as
+ * the provider's test card 4000 0025 0000 3155 does. A card saved without that step keeps asking.
+ */
+async function chargeBehaviourOf(
+  ctx: SimulatorContext,
+  card: { id: string; behaviour: CardBehaviour },
+): Promise<CardBehaviour> {
+  if (card.behaviour !== 'authenticate') return card.behaviour;
+  const setUp = await ctx.db
+    .selectFrom('simulator_setup_intents')
+    .select('id')
+    .where('payment_method_id', '=', card.id)
+    .where('status', '=', 'succeeded')
+    .executeTakeFirst();
+  return setUp ? 'succeed' : 'authenticate';
 }

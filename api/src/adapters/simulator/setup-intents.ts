@@ -113,12 +113,13 @@ export async function confirmSetupIntent(
       throw error;
     }
     const { behaviour } = tokenized;
-    if (behaviour !== 'succeed' && behaviour !== 'authenticate') {
+    const asks = behaviour === 'authenticate' || behaviour === 'authenticate_always';
+    if (behaviour !== 'succeed' && !asks) {
       return refuseSetup(ctx, trx, intent.id, DECLINE_MESSAGES[behaviour]);
     }
     // The setup saves the card for the organization that started it.
     const method = await insertCard(trx, tokenized, intent.metadata.organization_id ?? null);
-    if (behaviour === 'authenticate') {
+    if (asks) {
       await trx
         .updateTable('simulator_setup_intents')
         .set({

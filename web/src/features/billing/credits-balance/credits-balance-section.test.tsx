@@ -183,11 +183,12 @@ describe('Credit balance section', () => {
       expect((await getSubscription('acme-pro')).customer_balance).toBe(before + 15_000);
     });
 
-    it('asks for 3-D Secure with 4000 0025 0000 3155: a failed challenge changes nothing, a completed one tops up', async () => {
-      // The card is saved the way the add-card flow saves it (its own setup challenge completed).
+    it('asks for 3-D Secure with 4000 0027 6000 3184: a failed challenge changes nothing, a completed one tops up', async () => {
+      // The card is saved the way the add-card flow saves it (its own setup challenge completed); this
+      // test card asks again on every payment.
       const { client_secret } = await createSetupIntent('acme-pro', await getBuiltinCaptchaToken());
       const setup = await confirmSimulatedSetup(client_secret, {
-        number: '4000002500003155',
+        number: '4000002760003184',
         exp_month: 12,
         exp_year: 2030,
         cvc: '123',
