@@ -86,6 +86,15 @@ describe.each(testDatabases())('access tokens (%s)', (database) => {
     ]) {
       expect((await withToken(secret, base + path)).status, path).toBe(200);
     }
+    // The billing:read scope reads addresses, tax IDs and cards: an invoice's are in its details.
+    const invoices = (await (await withToken(secret, `${base}/billing/invoices`)).json()) as {
+      id: string;
+    }[];
+    const detail = (await (
+      await withToken(secret, `${base}/billing/invoices/${invoices[0]?.id ?? ''}`)
+    ).json()) as { billing_name: string | null; billing_address: unknown };
+    expect(detail.billing_name).not.toBeNull();
+    expect(detail.billing_address).not.toBeNull();
     const invoicesCsv = await withToken(secret, `${base}/billing/invoices/export`);
     expect(invoicesCsv.status).toBe(200);
     expect(invoicesCsv.headers.get('content-type')).toContain('text/csv');

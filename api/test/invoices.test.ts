@@ -100,6 +100,48 @@ describe.each(testDatabases())('past invoices (%s)', (database) => {
     expect((await server.client().bytes(newest.invoice_pdf)).status).toBe(401);
   });
 
+  it('keeps from a read-only member the billing details, tax ID and card that the role matrix keeps from it elsewhere', async () => {
+    const all = [...(await page(0)), ...(await page(5)), ...(await page(10))];
+    const detailOf = async (client: TestClient, id: string) =>
+      invoiceDetailSchema.parse((await client.get(`${base}/${id}`)).body);
+    let paid: InvoiceDetail | undefined;
+    for (const invoice of all.filter((candidate) => candidate.status === 'paid')) {
+      const detail = await detailOf(owner, invoice.id);
+      if (detail.paid_with) {
+        paid = detail;
+        break;
+      }
+    }
+    if (!paid) throw new Error('no invoice paid by card');
+    expect(paid).toMatchObject({
+      billing_name: 'Acme Pro Inc.',
+      billing_address: { country: 'IE' },
+    });
+    expect(paid.tax_id?.value).toMatch(/^IE/);
+
+    // A developer reads addresses, tax IDs and cards: the same invoice, whole.
+    const developer = await server.signIn('developer@example.com');
+    expect(await detailOf(developer, paid.id)).toEqual(paid);
+
+    const readonly = await server.signIn('readonly@example.com');
+    expect(await detailOf(readonly, paid.id)).toEqual({
+      ...paid,
+      billing_name: null,
+      billing_email: null,
+      billing_address: null,
+      tax_id: null,
+      paid_with: null,
+    });
+    const ownText = await pdfText((await owner.bytes(paid.invoice_pdf)).body);
+    const readonlyText = await pdfText((await readonly.bytes(paid.invoice_pdf)).body);
+    for (const hidden of ['Acme Pro Inc.', 'Ireland', paid.tax_id?.value ?? '', 'ending']) {
+      expect(ownText).toContain(hidden);
+      expect(readonlyText).not.toContain(hidden);
+    }
+    expect(readonlyText).toContain(paid.number);
+    expect(readonlyText).toContain(formatCents(paid.total));
+  });
+
   it("does not show another organization's invoice under this one", async () => {
     const team = await owner.get<Invoice[]>('/platform/organizations/acme-team/billing/invoices');
     const teamInvoice = team.body[0];

@@ -45,6 +45,7 @@ export interface OrgContext {
 export interface RequestToken {
   id: string;
   name: string;
+  scope: string;
 }
 
 declare module 'fastify' {
@@ -144,7 +145,7 @@ export default fp(
       if (!tokenScopeAllows(use.scope, request.method, access.permission)) {
         throw new HttpError(403, TOKEN_REFUSED_MESSAGE);
       }
-      request.accessToken = { id: use.id, name: use.name };
+      request.accessToken = { id: use.id, name: use.name, scope: use.scope };
       request.org = { organizationId: use.organizationId, slug, role: null };
     }
 

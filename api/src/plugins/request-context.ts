@@ -1,3 +1,4 @@
+import { hasPermission, tokenScopeAllows, type Permission } from '@meterline/domain';
 import type { FastifyRequest } from 'fastify';
 import type { OrgContext } from './access.ts';
 import { HttpError } from './errors.ts';
@@ -12,4 +13,16 @@ export function requireUser(request: FastifyRequest): SessionUser {
 export function requireOrg(request: FastifyRequest): OrgContext {
   if (!request.org) throw new HttpError(404, 'Organization not found');
   return request.org;
+}
+
+/**
+ * What the caller may read beyond the route's own permission: the member's role decides, or the access
+ * token's scope when a token calls. A route that answers more than one resource's data asks this.
+ */
+export function callerMay(request: FastifyRequest): (permission: Permission) => boolean {
+  const org = requireOrg(request);
+  const token = request.accessToken;
+  if (org.role) return (permission) => hasPermission(org.role, permission);
+  if (token) return (permission) => tokenScopeAllows(token.scope, 'GET', permission);
+  return () => false;
 }

@@ -3,6 +3,7 @@ import { INVOICE_CSV_COLUMNS, invoicesCsv } from '../services/exports/invoices-c
 import {
   canPayNow,
   errorResponseSchema,
+  invoiceSeenBy,
   invoiceDetailSchema,
   invoiceListQuerySchema,
   invoiceListSchema,
@@ -16,7 +17,7 @@ import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { ResponseHeader } from '../openapi.ts';
 import { HttpError } from '../plugins/errors.ts';
-import { requireOrg } from '../plugins/request-context.ts';
+import { callerMay, requireOrg } from '../plugins/request-context.ts';
 import { countInvoices, findInvoice, listInvoices } from '../repositories/invoices.ts';
 import { organizationName } from '../repositories/organizations.ts';
 import { renderInvoicePdf, type Seller } from '../services/invoices/render-invoice-pdf.ts';
@@ -105,7 +106,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
       const { organizationId, slug } = requireOrg(request);
       const invoice = await findInvoice(db, organizationId, slug, request.params.invoiceId);
       if (!invoice) throw new HttpError(404, INVOICE_NOT_FOUND);
-      return invoice;
+      return invoiceSeenBy(invoice, callerMay(request));
     },
   );
 
@@ -153,7 +154,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
       const invoice = await findInvoice(db, organizationId, slug, request.params.invoiceId);
       if (!invoice) throw new HttpError(404, INVOICE_NOT_FOUND);
       const pdf = await renderInvoicePdf(
-        invoice,
+        invoiceSeenBy(invoice, callerMay(request)),
         await organizationName(db, organizationId),
         seller,
       );

@@ -1,3 +1,4 @@
 export * from './roles.ts';
 export * from './permissions.ts';
 export * from './operations.ts';
+export * from './invoice-visibility.ts';
