@@ -9,7 +9,7 @@
  * or a route. `adapters/` are the providers (payment gateway, captcha, mail transport) behind the
  * ports services talk to: they import no service. Route files hold no SQL: they import no query
  * builder (`kysely`) and call none of its statement starters; a repository does that. `lib/` holds
- * the small helpers every layer may use (typed failures, the failure limiter) and imports no layer.
+ * the small helpers every layer may use (typed failures, ids, the close grace) and imports no layer.
  *
  * Files directly under `api/src/` (app.ts, config.ts, failure.ts, …), `cli/` and `seed/` compose
  * or are shared by all layers; they are not checked. Like the web rule, only relative specifiers

@@ -24,6 +24,8 @@ import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
 import { BillingJobHeartbeat, healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
+import { sharedRateLimitStore } from './plugins/rate-limits.ts';
+import { RateLimitCounters } from './repositories/rate-limits.ts';
 import { responseSerializer } from './plugins/response-serializer.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import session from './plugins/session.ts';
@@ -145,7 +147,10 @@ export async function buildApp({
     indexHtml: existsSync(indexHtml) ? readFileSync(indexHtml, 'utf8') : '',
   });
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  // The security limits count in the database, so every process on it shares one count (on the embedded
+  // database too: one way of counting, the one every test runs). Only routes that name a limit count.
+  const counters = new RateLimitCounters(db);
+  await app.register(rateLimit, { global: false, store: sharedRateLimitStore(counters) });
   await app.register(swagger, {
     openapi: {
       info: API_INFO,
@@ -170,13 +175,14 @@ export async function buildApp({
     db,
     clock,
     operatorKey: config.METERING_API_KEY,
+    counters,
     cache: accessCache,
   });
   await app.register(csrf, { config });
 
   await app.register(healthPlugin, { db, clock, heartbeat });
   await app.register(metricsPlugin, { db, clock, heartbeat });
-  await app.register(authRoutes, { db, clock });
+  await app.register(authRoutes, { db, clock, counters });
   await app.register(profileRoutes, {
     db,
     disabledFeatures: config.DISABLED_FEATURES,

@@ -46,6 +46,23 @@ describe.each(testDatabases())('the built-in captcha (%s)', (database) => {
     expect(JSON.stringify(rows)).not.toContain(token);
   });
 
+  it('counts tokens per user: two users behind one address each have a limit of their own', async () => {
+    // Both sign in from this machine's one address (an office behind one NAT); neither asked for a token yet.
+    const readonly = await server.signIn('readonly@example.com');
+    const developer = await server.signIn('developer@example.com');
+    const statuses: number[] = [];
+    for (let n = 0; n < 31; n++) statuses.push((await readonly.post('/platform/captcha')).status);
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    const limited = await readonly.post('/platform/captcha');
+    expect(statuses[30]).toBe(429);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The other user at the same address still gets all of theirs.
+    for (let n = 0; n < 30; n++) {
+      expect((await developer.post('/platform/captcha')).status, `token ${n + 1}`).toBe(200);
+    }
+  });
+
   it('passes a token once', async () => {
     const token = await captchaToken(owner);
     expect((await owner.post(SETUP_URL, { hcaptchaToken: token })).status).toBe(200);

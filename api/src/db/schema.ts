@@ -433,6 +433,15 @@ export interface SimulatorChallengesTable {
   resolved_at: Date | null;
 }
 
+/** A security limit's count for one key in its current fixed window (repositories/rate-limits.ts). */
+export interface RateLimitWindowsTable {
+  /** The limit's name, then a digest of whom it counts (an address, an email, a user). */
+  key: string;
+  hits: number;
+  window_started_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface CaptchaTokensTable {
   token_hash: string;
   user_id: string;
@@ -676,6 +685,7 @@ export interface Database {
   simulator_challenges: SimulatorChallengesTable;
   simulator_refunds: SimulatorRefundsTable;
   survey_responses: SurveyResponsesTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -14,6 +14,7 @@ import type { Clock } from '../clock.ts';
 import type { AccessCache, SessionAccess } from './access-cache.ts';
 import { findLiveSession, findLiveSessionInOrganization } from '../repositories/sessions.ts';
 import { OperatorKeyCheck } from './operator-key.ts';
+import type { RateLimitCounters } from '../repositories/rate-limits.ts';
 import { bearerAccessToken, useAccessToken } from '../repositories/access-tokens.ts';
 import { HttpError } from './errors.ts';
 import { NOT_FOUND_ORG } from '../lib/failure.ts';
@@ -67,14 +68,16 @@ export default fp(
       db: Db;
       clock: Clock;
       operatorKey: string | undefined;
+      /** Where wrong operator keys are counted, for every process on the database. */
+      counters: RateLimitCounters;
       /** Only for a single-process store (see AccessCache). */
       cache: AccessCache | null;
     },
   ) {
-    const { db, clock, operatorKey, cache } = opts;
+    const { db, clock, operatorKey, counters, cache } = opts;
     app.decorateRequest('org', null);
     app.decorateRequest('accessToken', null);
-    const operatorKeyCheck = new OperatorKeyCheck(operatorKey, () => clock.now().getTime() / 1000);
+    const operatorKeyCheck = new OperatorKeyCheck(operatorKey, counters, () => clock.now());
 
     app.addHook('onRoute', (route) => {
       const guarded = route.url.startsWith('/platform') || route.url.startsWith('/internal');
@@ -161,7 +164,7 @@ export default fp(
         return;
       }
       if (access.kind === 'operator') {
-        const verdict = operatorKeyCheck.verify(request.headers.authorization, request.ip);
+        const verdict = await operatorKeyCheck.verify(request.headers.authorization, request.ip);
         if (verdict === 'accepted') return;
         if (verdict === 'refused') throw new HttpError(401, 'A valid operator key is required');
         throw new HttpError(429, 'Too many wrong operator keys. Please try again later.', {

@@ -8,13 +8,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import type { RateLimitCounters } from '../repositories/rate-limits.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { signIn } from '../services/auth/sign-in.ts';
 import { SignInLimits } from '../services/auth/sign-in-limits.ts';
 
-const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
-  const seconds = () => clock.now().getTime() / 1000;
-  const limits = new SignInLimits(seconds);
+const authRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  clock: Clock;
+  counters: RateLimitCounters;
+}> = async (app, { db, clock, counters }) => {
+  const limits = new SignInLimits(counters, () => clock.now());
 
   app.get(
     '/platform/auth/csrf',
@@ -51,7 +55,7 @@ const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, 
     },
     async (request, reply) => {
       const email = request.body.email.toLowerCase();
-      const admission = limits.admit(email, request.ip);
+      const admission = await limits.admit(email, request.ip);
       if (!admission.ok) {
         throw new HttpError(429, 'Too many failed sign-in attempts. Please try again later.', {
           'retry-after': String(admission.retryAfter),
@@ -60,7 +64,7 @@ const authRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, 
       const user = await signIn(db, email, request.body.password);
       // A failed attempt stays counted; it was counted before the check, so parallel guesses wait too.
       if (!user) throw new HttpError(401, 'Invalid email or password');
-      admission.attempt.succeeded();
+      await admission.attempt.succeeded();
       await app.startSession(reply, request, user.id);
       app.renewCsrfSecret(reply);
       return { user };

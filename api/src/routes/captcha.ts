@@ -1,6 +1,7 @@
 import { captchaTokenSchema, errorResponseSchema } from '@meterline/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError } from '../plugins/errors.ts';
+import { perUserRateLimit } from '../plugins/rate-limits.ts';
 import { requireUser } from '../plugins/request-context.ts';
 import { BuiltinCaptcha } from '../adapters/captcha/builtin-captcha.ts';
 import type { Captcha } from '../adapters/captcha/captcha.ts';
@@ -12,7 +13,8 @@ const captchaRoutes: FastifyPluginAsyncZod<{ captcha: Captcha }> = async (app, {
     {
       config: {
         access: { kind: 'user' },
-        rateLimit: { max: 30, timeWindow: '1 minute' },
+        // Per user, not per address: one person cannot lock out everyone behind the same office address.
+        rateLimit: perUserRateLimit(30, '1 minute'),
       },
       schema: {
         tags: ['payments'],

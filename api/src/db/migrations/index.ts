@@ -29,6 +29,7 @@ import * as organizationChangedNotice from './0029-organization-changed-notice.t
 import * as closedCycleScheduledEnd from './0030-closed-cycle-scheduled-end.ts';
 import * as usageEventTime from './0031-usage-event-time.ts';
 import * as dropOrganizationChangedNotice from './0032-drop-organization-changed-notice.ts';
+import * as rateLimitWindows from './0034-rate-limit-windows.ts';
 import * as simulatorAlwaysAuthenticate from './0035-simulator-always-authenticate.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
@@ -63,5 +64,6 @@ export const migrations: Record<string, Migration> = {
   '0030-closed-cycle-scheduled-end': closedCycleScheduledEnd,
   '0031-usage-event-time': usageEventTime,
   '0032-drop-organization-changed-notice': dropOrganizationChangedNotice,
+  '0034-rate-limit-windows': rateLimitWindows,
   '0035-simulator-always-authenticate': simulatorAlwaysAuthenticate,
 };
