@@ -184,6 +184,18 @@ describe('no-permission notices by role', () => {
         expect(await section.getByText(READ_NOTICE).count(), `#${anchor}`).toBe(0);
       }
     }
+
+    // Loaded again, the page knows the role: it asks for nothing the role may not read.
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 403) refused.push(new URL(response.url()).pathname);
+    });
+    await page.reload();
+    await billingSection(page, 'address')
+      .getByText(NOTICES.address ?? '')
+      .waitFor();
+    await eventually(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+    expect(refused).toEqual([]);
   });
 
   test.each(['developer@example.com', 'admin@example.com', 'owner@example.com'])(

@@ -1,11 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rememberRoles } from '../lib/last-organization';
 import { createQueryClient, JUST_READ_MS, refetchOnMount } from '../data/query-client';
 import {
   customerKeys,
   invoiceKeys,
   organizationKeys,
+  paymentMethodKeys,
   profileKeys,
   subscriptionKeys,
+  taxIdKeys,
 } from '../data/keys';
 import { firstLoadReads } from './first-load';
 
@@ -61,5 +64,29 @@ describe('the first load', () => {
     expect(refetchOnMount(query)).toBe(true);
     query.setState({ ...query.state, dataUpdatedAt: Date.now(), isInvalidated: true });
     expect(refetchOnMount(query)).toBe(true);
+  });
+
+  describe('the reads the role guards', () => {
+    afterEach(() => window.localStorage.clear());
+    const guarded = [
+      customerKeys.detail('acme-pro'),
+      paymentMethodKeys.list('acme-pro'),
+      taxIdKeys.detail('acme-pro'),
+    ].map((key) => JSON.stringify(key));
+
+    it('are left out for a role the profile last said may not read them', () => {
+      rememberRoles([{ slug: 'acme-pro', role: 'read_only' }]);
+      const keys = startedKeys('/org/acme-pro/billing');
+      for (const key of guarded) expect(keys).not.toContain(key);
+      expect(keys).toContain(JSON.stringify(subscriptionKeys.detail('acme-pro')));
+    });
+
+    it('are started for a role that may read them, and when the role is not known yet', () => {
+      rememberRoles([{ slug: 'acme-pro', role: 'developer' }]);
+      for (const key of guarded) expect(startedKeys('/org/acme-pro/billing')).toContain(key);
+      // Another organization's role says nothing about this one.
+      rememberRoles([{ slug: 'acme-team', role: 'read_only' }]);
+      for (const key of guarded) expect(startedKeys('/org/acme-pro/billing')).toContain(key);
+    });
   });
 });

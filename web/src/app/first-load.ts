@@ -1,4 +1,4 @@
-import { INVOICE_PAGE_SIZE } from '@meterline/domain';
+import { INVOICE_PAGE_SIZE, hasPermission, type Permission } from '@meterline/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import { customerQueryOptions } from '../data/customer-query';
 import { invoicesCountQueryOptions } from '../data/invoices-count-query';
@@ -13,7 +13,7 @@ import { spendAlertQueryOptions } from '../data/spend-alert-query';
 import { subscriptionQueryOptions } from '../data/subscription-query';
 import { taxIdQueryOptions } from '../data/tax-id-query';
 import { upcomingInvoiceQueryOptions } from '../data/upcoming-invoice-query';
-import { lastOrganization, PLACEHOLDER_SLUG } from '../lib/last-organization';
+import { lastOrganization, lastRole, PLACEHOLDER_SLUG } from '../lib/last-organization';
 
 /** `/org/:slug/...` (and the spec's `/organization/:slug/usage`): the organization and the page. */
 const ORGANIZATION_PAGE = /^\/org(?:anization)?\/([^/]+)(?:\/([^/]+))?\/?$/;
@@ -22,8 +22,9 @@ const ORGANIZATION_PAGE = /^\/org(?:anization)?\/([^/]+)(?:\/([^/]+))?\/?$/;
  * What the first render will ask for, from the address alone. Each page otherwise reads in steps (the
  * profile, then the organization, then the page's own reads); started here together, before React renders,
  * no read of the first load waits for another's answer. The components then find each read in flight or
- * answered (the same query options as their hooks). A read the member's role does not allow answers 403
- * and is never shown; a visitor without a session gets 401s and the sign-in page, as before.
+ * answered (the same query options as their hooks). Reads the member's role does not allow are left out
+ * when the role is known from an earlier visit; a visitor without a session gets 401s and the sign-in
+ * page, as before.
  */
 export function firstLoadReads(pathname: string): Read[] {
   if (pathname.startsWith('/sign-in') || pathname.startsWith('/pay/')) return [];
@@ -47,10 +48,20 @@ export function firstLoadReads(pathname: string): Read[] {
     (client) => client.prefetchQuery(spendAlertQueryOptions(org)),
     (client) => client.prefetchQuery(invoicesCountQueryOptions(org)),
     (client) => client.prefetchQuery(invoicesQueryOptions(org, 0, INVOICE_PAGE_SIZE)),
-    (client) => client.prefetchQuery(paymentMethodsQueryOptions(org)),
-    (client) => client.prefetchQuery(customerQueryOptions(org)),
-    (client) => client.prefetchQuery(taxIdQueryOptions(org)),
   );
+  // The cards, address and tax IDs only for a role that may read them, as the profile last said (on a
+  // first visit nothing is known: they are started, and a refused one is never shown).
+  const role = lastRole(org);
+  const mayRead = (permission: Permission) => role === null || hasPermission(role, permission);
+  if (mayRead('billing_read:payment_methods')) {
+    reads.push((client) => client.prefetchQuery(paymentMethodsQueryOptions(org)));
+  }
+  if (mayRead('billing_read:customer')) {
+    reads.push((client) => client.prefetchQuery(customerQueryOptions(org)));
+  }
+  if (mayRead('billing_read:tax_ids')) {
+    reads.push((client) => client.prefetchQuery(taxIdQueryOptions(org)));
+  }
   return reads;
 }
 

@@ -8,6 +8,7 @@ import { useOrganizationQuery } from '../data/organization-query';
 import {
   PLACEHOLDER_SLUG,
   rememberOrganization,
+  rememberRoles,
   resolvePlaceholderSlug,
 } from '../lib/last-organization';
 import { AppHeader } from '../layout/app-header';
@@ -42,6 +43,9 @@ export function OrganizationLayout({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (loadedSlug) rememberOrganization(loadedSlug);
   }, [loadedSlug]);
+  useEffect(() => {
+    rememberRoles(profile.organizations);
+  }, [profile.organizations]);
 
   if (isPlaceholder) {
     const resolved = resolvePlaceholderSlug(profile.organizations);
