@@ -6,6 +6,7 @@ import {
   startTestServer,
   testDatabases,
   type TestServer,
+  organizationIdOf,
 } from './support/server.ts';
 import type { TestClient } from './support/server.ts';
 
@@ -29,14 +30,7 @@ describe.each(testDatabases())('access follows membership changes at once (%s)',
         .where('email', '=', email)
         .executeTakeFirstOrThrow()
     ).id;
-  const organizationId = async (slug: string) =>
-    (
-      await db()
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', slug)
-        .executeTakeFirstOrThrow()
-    ).id;
+  const organizationId = (slug: string) => organizationIdOf(db(), slug);
   const renameBillingEmail = (user: string, email: string) =>
     as(user).request('PATCH', '/platform/organizations/acme-team', { billing_email: email });
 

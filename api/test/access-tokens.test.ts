@@ -182,13 +182,7 @@ describe.each(testDatabases())('access tokens (%s)', (database) => {
           .where('email', '=', 'admin@example.com')
           .executeTakeFirstOrThrow()
       ).id,
-      org: (
-        await db
-          .selectFrom('organizations')
-          .select('id')
-          .where('slug', '=', 'acme-pro')
-          .executeTakeFirstOrThrow()
-      ).id,
+      org: await server.organizationId('acme-pro'),
     };
     const membership = db
       .updateTable('memberships')

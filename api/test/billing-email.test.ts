@@ -15,6 +15,7 @@ import {
   testDatabases,
   type TestClient,
   type TestServer,
+  organizationIdOf,
 } from './support/server.ts';
 
 // Billing mail through the outbox, to every billing recipient, once per event.
@@ -98,14 +99,7 @@ describe.each(testDatabases())('billing mail (%s)', (database) => {
 
   const db = () => server.database.db;
   const deps = () => ({ db: db(), gateway: server.gateway, clock });
-  const orgId = async (slug: string) =>
-    (
-      await db()
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', slug)
-        .executeTakeFirstOrThrow()
-    ).id;
+  const orgId = (slug: string) => organizationIdOf(db(), slug);
   const outbox = async (query = '') => {
     const response = await fetch(`${server.url}/internal/emails${query}`, {
       headers: { authorization: `Bearer ${METERING_KEY}` },

@@ -4,7 +4,12 @@ import { fixedClock } from '../src/clock.ts';
 import { lockSubscription } from '../src/repositories/subscriptions.ts';
 import { closeCycle } from '../src/services/invoices/close-cycle.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
-import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
+import {
+  startTestServer,
+  testDatabases,
+  type TestServer,
+  organizationIdOf,
+} from './support/server.ts';
 
 /** Organizations with an ended cycle, in the bench's mix (free, declining card, usage, team, pro). */
 const ORGANIZATIONS = 60;
@@ -25,14 +30,7 @@ describe.each(testDatabases())('the billing job run twice at once (%s)', (databa
 
   const db = () => server.database.db;
   const deps = () => ({ db: db(), gateway: server.gateway, clock });
-  const orgId = async (slug: string) =>
-    (
-      await db()
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', slug)
-        .executeTakeFirstOrThrow()
-    ).id;
+  const orgId = (slug: string) => organizationIdOf(db(), slug);
 
   it('closes and collects every due cycle exactly once when two runs go at once, and both do part of it', async () => {
     await seedClosingOrganizations(db(), ORGANIZATIONS, clock.now().getTime());

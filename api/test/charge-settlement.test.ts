@@ -27,16 +27,11 @@ import {
   paymentMethod,
   dueInvoice as dueInvoiceAt,
   organizationIdOf,
+  type PayAnswer,
 } from './support/payments.ts';
 import { testDatabases, useSignedInServer, type TestClient } from './support/server.ts';
 
 const MINUTE = 60;
-
-interface PayAnswer {
-  status?: string;
-  payment_intent_secret?: string | null;
-  message?: string;
-}
 
 /**
  * Every charge settles exactly once, whichever answer comes first (the request,

@@ -21,6 +21,7 @@ import {
   testDatabases,
   type TestClient,
   type TestServer,
+  organizationIdOf,
 } from './support/server.ts';
 
 const DAY = 86_400_000;
@@ -40,14 +41,7 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
 
   const db = () => server.database.db;
   const deps = () => ({ db: db(), gateway: server.gateway, clock });
-  const orgId = async (slug: string) =>
-    (
-      await db()
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', slug)
-        .executeTakeFirstOrThrow()
-    ).id;
+  const orgId = (slug: string) => organizationIdOf(db(), slug);
   const subscriptionOf = async (slug: string) =>
     subscriptionSchema.parse(
       (await owner.get(`/platform/organizations/${slug}/billing/subscription`)).body,

@@ -124,7 +124,7 @@ describe.each(testDatabases())('usage by event time (%s)', (database) => {
   it('item 1: a change confirmed after the cycle end moves the usage stamped after its moment into the new cycle, which bills it', async () => {
     const end = (await subscription('acme-pro')).current_period_end;
     await setClock(end - 10 * MINUTE);
-    const card = await addCard(owner, 'acme-pro', CARDS.authenticate);
+    const card = await addCard(owner, 'acme-pro', CARDS.alwaysAuthenticate);
     const priced = await preview('acme-pro', 'tier_team');
     expect(priced.status).toBe(200);
     const t = priced.body.proration_date;

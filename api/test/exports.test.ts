@@ -16,11 +16,7 @@ describe.each(testDatabases())('CSV exports (%s)', (database) => {
 
   it("acme-pro's invoices: 13 rows whose amounts equal the list's, named safely, a formula made harmless", async () => {
     const db = server().database.db;
-    const org = await db
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', 'acme-pro')
-      .executeTakeFirstOrThrow();
+    const org = { id: await server().organizationId('acme-pro') };
     const newest = await db
       .selectFrom('invoices')
       .select('id')

@@ -10,6 +10,7 @@ import {
   testDatabases,
   type TestClient,
   type TestServer,
+  organizationIdOf,
 } from './support/server.ts';
 
 const limitPath = (slug: string) =>
@@ -25,14 +26,7 @@ describe.each(testDatabases())('free project limit and entitlements (%s)', (data
   afterAll(() => server.close());
 
   const db = () => server.database.db;
-  const orgId = async (slug: string) =>
-    (
-      await db()
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', slug)
-        .executeTakeFirstOrThrow()
-    ).id;
+  const orgId = (slug: string) => organizationIdOf(db(), slug);
   const reached = async (slug: string): Promise<FreeLimitMember[]> => {
     const response = await owner.get(limitPath(slug));
     expect(response.status).toBe(200);

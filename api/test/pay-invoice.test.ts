@@ -14,14 +14,9 @@ import {
   reopenInvoice,
   doubleSubmitAnswers,
   SUCCEEDED_ONCE,
+  type PayAnswer,
 } from './support/payments.ts';
 import { testDatabases, type TestClient, useSignedInServer } from './support/server.ts';
-
-interface PayAnswer {
-  status?: string;
-  payment_intent_secret?: string | null;
-  message?: string;
-}
 
 describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (database) => {
   const { server, as } = useSignedInServer({ database });
@@ -253,11 +248,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     expect(await invoiceState(invoiceId)).toMatchObject({ status: 'open', charges: 0 });
 
     // The provider's side refuses it too: a charge for acme-pro with acme-team's card fails.
-    const acmePro = await db()
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', 'acme-pro')
-      .executeTakeFirstOrThrow();
+    const acmePro = { id: await server().organizationId('acme-pro') };
     const direct = await server().gateway.charge({
       amountCents: 100,
       providerPaymentMethodId: foreign,
@@ -378,7 +369,7 @@ describe.each(testDatabases())('paying an invoice on the hosted page (%s)', (dat
     expect(await invoiceState(overdue)).toMatchObject({ status: 'open' });
 
     const invoiceId = await reopenInvoice(db(), 'acme-pro', 7);
-    const saved = await addCard(as('owner'), 'acme-pro', CARDS.authenticate);
+    const saved = await addCard(as('owner'), 'acme-pro', CARDS.alwaysAuthenticate);
     const asked = await pay(as('owner'), 'acme-pro', invoiceId, saved, 'saved-3ds');
     expect(asked).toMatchObject({ status: 200, body: { status: 'requires_action' } });
     const failed = await authenticate(asked.body.payment_intent_secret, 'fail');

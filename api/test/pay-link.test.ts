@@ -15,17 +15,12 @@ import {
   reopenInvoice,
   doubleSubmitAnswers,
   SUCCEEDED_ONCE,
+  type PayAnswer,
 } from './support/payments.ts';
 import { testDatabases, useSignedInServer, type TestClient } from './support/server.ts';
 
 // The invoice's signed payment link, the Pay Now link of the billing emails. Whoever
 // holds it sees the invoice and pays it with a new card, without a session; nothing else.
-
-interface PayAnswer {
-  status?: string;
-  payment_intent_secret?: string | null;
-  message?: string;
-}
 
 describe.each(testDatabases())('the payment link of an invoice (%s)', (database) => {
   const { server, as } = useSignedInServer({ database });

@@ -2,6 +2,7 @@ import {
   cycleClosingMessage,
   type SubscriptionPreview,
   type SubscriptionUpdateResponse,
+  type Subscription,
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
@@ -16,14 +17,6 @@ import {
 
 const base = (slug: string) => `/platform/organizations/${slug}/billing`;
 const GRACE_MINUTES = 60;
-
-interface SubscriptionBody {
-  plan: { id: string };
-  usage_billing_enabled: boolean;
-  current_period_start: number;
-  current_period_end: number;
-  scheduled_plan_change: unknown;
-}
 
 /**
  * Product-decisions §15: between a cycle's end and its close (the billing job closes it only
@@ -50,7 +43,7 @@ describe.each(testDatabases())('a change while the ended cycle closes (%s)', (da
 
   const db = () => server.database.db;
   const subscription = async (slug: string) =>
-    (await owner.get<SubscriptionBody>(`${base(slug)}/subscription`)).body;
+    (await owner.get<Subscription>(`${base(slug)}/subscription`)).body;
   const preview = (slug: string, tier: string) =>
     owner.post<SubscriptionPreview & { message: string }>(
       `${base(slug)}/subscription/preview`,

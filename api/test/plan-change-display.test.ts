@@ -5,6 +5,7 @@ import {
   upcomingInvoiceSchema,
   type SubscriptionPreview,
   type SubscriptionUpdateResponse,
+  type Subscription,
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
@@ -19,12 +20,6 @@ import {
 } from './support/server.ts';
 
 const base = (slug: string) => `/platform/organizations/${slug}/billing`;
-
-interface SubscriptionBody {
-  plan: { id: string };
-  current_period_end: number;
-  customer_balance: number;
-}
 
 /**
  * What a preview shows is what is billed. A downgrade scheduled for the cycle's end
@@ -49,7 +44,7 @@ describe.each(testDatabases())('what a plan change shows (%s)', (database) => {
 
   const db = () => server.database.db;
   const subscription = async (slug: string) =>
-    (await owner.get<SubscriptionBody>(`${base(slug)}/subscription`)).body;
+    (await owner.get<Subscription>(`${base(slug)}/subscription`)).body;
   const preview = (slug: string, tier: string) =>
     owner.post<SubscriptionPreview>(
       `${base(slug)}/subscription/preview`,

@@ -96,7 +96,7 @@ describe.each(testDatabases())('billing details sent with a plan change (%s)', (
   });
 
   it('3-D Secure: nothing is saved while it waits nor when it is abandoned; completed, the details are saved with the payment and are on the change invoice', async () => {
-    const card = await addCard(owner, 'acme-pro', CARDS.authenticate);
+    const card = await addCard(owner, 'acme-pro', CARDS.alwaysAuthenticate);
     const before = await profile('acme-pro');
     expect(before.customer).not.toMatchObject(SAVED);
 

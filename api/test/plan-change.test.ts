@@ -8,6 +8,8 @@ import {
   VERCEL_MARKETPLACE_MESSAGE,
   type SubscriptionPreview,
   type SubscriptionUpdateResponse,
+  type Subscription,
+  type Invoice,
 } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
@@ -26,25 +28,6 @@ import {
 } from './support/server.ts';
 
 const base = (slug: string) => `/platform/organizations/${slug}/billing`;
-
-interface SubscriptionBody {
-  plan: { id: string };
-  usage_billing_enabled: boolean;
-  current_period_start: number;
-  current_period_end: number;
-  customer_balance: number;
-  project_addons: { ref: string; addons: { type: string; variant: { identifier: string } }[] }[];
-  scheduled_plan_change: { target_plan: string; at: number } | null;
-}
-
-interface InvoiceBody {
-  id: string;
-  status: string;
-  amount_due: number;
-  subtotal: number;
-  period_start: number;
-  period_end: number;
-}
 
 describe.each(testDatabases())('plan changes (%s)', (database) => {
   let server: TestServer;
@@ -73,9 +56,9 @@ describe.each(testDatabases())('plan changes (%s)', (database) => {
       key ? { 'Idempotency-Key': key } : {},
     );
   const subscription = async (slug: string) =>
-    (await owner.get<SubscriptionBody>(`${base(slug)}/subscription`)).body;
+    (await owner.get<Subscription>(`${base(slug)}/subscription`)).body;
   const invoices = async (slug: string) =>
-    (await owner.get<InvoiceBody[]>(`${base(slug)}/invoices?offset=0&limit=5`)).body;
+    (await owner.get<Invoice[]>(`${base(slug)}/invoices?offset=0&limit=5`)).body;
   const chargesOf = async (slug: string) =>
     db()
       .selectFrom('charges')

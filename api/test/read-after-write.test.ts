@@ -33,14 +33,7 @@ describe.each(testDatabases())(
     afterAll(() => server.close());
 
     const db = () => server.database.db;
-    const organizationId = async () =>
-      (
-        await db()
-          .selectFrom('organizations')
-          .select('id')
-          .where('slug', '=', 'acme-pro')
-          .executeTakeFirstOrThrow()
-      ).id;
+    const organizationId = () => server.organizationId('acme-pro');
     async function read<T>(path: string, user = 'owner'): Promise<T> {
       const response = await as(user).get(path);
       expect(response.status, path).toBe(200);

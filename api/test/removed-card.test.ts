@@ -44,11 +44,7 @@ describe.each(testDatabases())('a card removed from its organization (%s)', (dat
     });
 
     // The provider refuses it too, whoever asks: a charge fails, and it cannot be attached again.
-    const organization = await db()
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', 'acme-pro')
-      .executeTakeFirstOrThrow();
+    const organization = { id: await server().organizationId('acme-pro') };
     const { gateway } = server();
     if (!(gateway instanceof PaymentSimulator)) throw new Error('expected the simulator');
     expect(await gateway.mayCharge(organization.id, providerId)).toBe(false);

@@ -9,6 +9,7 @@ import {
   type RestrictionData,
   type RestrictionStatus,
   type SubscriptionPreview,
+  type Organization,
 } from '@meterline/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,12 +24,6 @@ const HOUR = 3600;
 const DAY = 86_400;
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 const fromUnix = (seconds: number) => new Date(seconds * 1000);
-
-interface OrganizationBody {
-  plan: { id: 'free' | 'pro' | 'team' | 'enterprise' };
-  restriction_status: RestrictionStatus | null;
-  restriction_data: RestrictionData | null;
-}
 
 /**
  * Product-decisions §11 from real usage, through the HTTP API: usage ingestion and the billing job keep
@@ -66,7 +61,7 @@ describe.each(testDatabases())('restrictions decided from usage (%s)', (database
   // Sessions expire by the test's clock, which moves by weeks: the owner signs in at each look.
   const asOwner = () => server.signIn('owner@example.com');
   const organization = async (slug: string) =>
-    (await (await asOwner()).get<OrganizationBody>(`/platform/organizations/${slug}`)).body;
+    (await (await asOwner()).get<Organization>(`/platform/organizations/${slug}`)).body;
   const history = async (slug: string, user = 'owner') => {
     const client = await server.signIn(`${user}@example.com`);
     const response = await client.get(

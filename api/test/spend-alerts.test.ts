@@ -208,11 +208,7 @@ describe.each(testDatabases())('spend alerts (%s)', (database) => {
 
     it('a new cycle starts clean', async () => {
       const db = server().database.db;
-      const { id } = await db
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', 'payg-co')
-        .executeTakeFirstOrThrow();
+      const id = await server().organizationId('payg-co');
       const old = await state('payg-co');
       await put('payg-co', { budget: 50 });
       clock.set(new Date(old.cycle_end * 1000 + GRACE + 60_000));

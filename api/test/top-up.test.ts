@@ -53,13 +53,7 @@ describe.each(testDatabases())('credit top-ups (%s)', (database) => {
       clients[user] = await server.signIn(`${user}@example.com`);
     }
     const db = server.database.db;
-    organizationId = (
-      await db
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', 'acme-pro')
-        .executeTakeFirstOrThrow()
-    ).id;
+    organizationId = await server.organizationId('acme-pro');
     ownerId = (
       await db
         .selectFrom('users')

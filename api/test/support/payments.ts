@@ -1,3 +1,4 @@
+import { type InvoicePaymentResponse, type PaymentMethods } from '@meterline/domain';
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
 import { insertPaymentMethod } from '../../src/repositories/payment-methods.ts';
@@ -111,18 +112,11 @@ export async function balanceOf(client: TestClient, slug: string): Promise<numbe
   return response.body.customer_balance;
 }
 
-export interface PaymentMethodsBody {
-  data: {
-    id: string;
-    is_default: boolean;
-    is_backup: boolean;
-    card: { brand: string; last4: string; exp_month: number; exp_year: number };
-  }[];
-  defaultPaymentMethodId: string | null;
-}
+/** A payment's answer: what the route answers on success, or an error's message. */
+export type PayAnswer = Partial<InvoicePaymentResponse> & { message?: string };
 
-export async function listCards(client: TestClient, slug: string): Promise<PaymentMethodsBody> {
-  const response = await client.get<PaymentMethodsBody>(
+export async function listCards(client: TestClient, slug: string): Promise<PaymentMethods> {
+  const response = await client.get<PaymentMethods>(
     `/platform/organizations/${slug}/payments`,
     {
       version: '2',
@@ -177,14 +171,7 @@ export async function reopenInvoice(db: Db, slug: string, skip: number): Promise
 }
 
 /** The id of the organization with this slug. */
-export async function organizationIdOf(db: Db, slug: string): Promise<string> {
-  const org = await db
-    .selectFrom('organizations')
-    .select('id')
-    .where('slug', '=', slug)
-    .executeTakeFirstOrThrow();
-  return org.id;
-}
+export { organizationIdOf } from './server.ts';
 
 /**
  * A past invoice reopened (see reopenInvoice) with its automatic retry due at `at`, its attempt count set

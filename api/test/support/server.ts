@@ -5,6 +5,7 @@ import pg from 'pg';
 import { configFrom, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
 import type { Clock } from '../../src/clock.ts';
+import type { Db } from '../../src/db/database.ts';
 import type { LogStream } from '../../src/log-options.ts';
 
 export type TestDatabase = 'pglite' | 'postgres';
@@ -21,6 +22,8 @@ export interface TestServer extends RunningServer {
   /** A client connecting from `localAddress` (any of 127.0.0.0/8), to stand for another caller's address. */
   client(localAddress?: string): TestClient;
   signIn(email: string, password?: string): Promise<TestClient>;
+  /** The id of the organization with this slug (the demo world's, or one a test made). */
+  organizationId(slug: string): Promise<string>;
 }
 
 export interface StartTestServerOptions {
@@ -61,6 +64,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     schema,
     databaseUrl,
     client: (localAddress) => new TestClient(server.url, localAddress),
+    organizationId: (slug) => organizationIdOf(server.database.db, slug),
     async signIn(email, password = 'billing-demo-2026') {
       const client = new TestClient(server.url);
       const response = await client.post('/platform/auth/sign-in', { email, password });
@@ -78,6 +82,16 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       }
     },
   };
+}
+
+/** The id of the organization with this slug. */
+export async function organizationIdOf(db: Db, slug: string): Promise<string> {
+  const org = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow();
+  return org.id;
 }
 
 export const DEMO_USERS = ['owner', 'admin', 'developer', 'readonly', 'outsider'] as const;
