@@ -29,6 +29,7 @@ import * as organizationChangedNotice from './0029-organization-changed-notice.t
 import * as closedCycleScheduledEnd from './0030-closed-cycle-scheduled-end.ts';
 import * as usageEventTime from './0031-usage-event-time.ts';
 import * as dropOrganizationChangedNotice from './0032-drop-organization-changed-notice.ts';
+import * as providerEventsAndSecretOverlap from './0033-provider-events-and-secret-overlap.ts';
 
 /** Versioned migrations, applied in key order at start; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0030-closed-cycle-scheduled-end': closedCycleScheduledEnd,
   '0031-usage-event-time': usageEventTime,
   '0032-drop-organization-changed-notice': dropOrganizationChangedNotice,
+  '0033-provider-events-and-secret-overlap': providerEventsAndSecretOverlap,
 };
