@@ -158,8 +158,12 @@ function predicate(
       return `tried to turn the spend cap ${after?.['spend_cap'] === true ? 'on' : 'off'}; ${failed(after)}`;
     case 'payment_method.added':
       return `added ${card(after, 'a', context)}`;
-    case 'payment_method.updated':
-      return `updated ${card(after, 'the', context)}: it now expires ${count(after, 'exp_month') ?? '?'}/${count(after, 'exp_year') ?? '?'}`;
+    case 'payment_method.updated': {
+      const month = count(after, 'exp_month');
+      const year = count(after, 'exp_year');
+      const expiry = month !== null && year !== null ? `: it now expires ${month}/${year}` : '';
+      return `updated ${card(after, 'the', context)}${expiry}`;
+    }
     case 'payment_method.default_set':
       return `made ${card(record(after, 'default_card'), 'the', context)} the default`;
     case 'payment_method.removed':
