@@ -60,8 +60,11 @@ interface EventObject {
 
 const str = (value: unknown): string | null =>
   typeof value === 'string' && value.length > 0 ? value : null;
+/** A count that fits the database's integer columns (cents, a month, a year). */
 const int = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 2_147_483_647
+    ? value
+    : null;
 /** An expanded object's id, or the id itself. */
 const idOf = (value: unknown): string | null =>
   str(value) ?? (value && typeof value === 'object' ? str((value as { id?: unknown }).id) : null);
