@@ -44,13 +44,8 @@ export function signingSecrets(
   },
   now: Date,
 ): string[] {
-  const previous =
-    endpoint.previous_secret && endpoint.previous_secret_expires_at
-      ? endpoint.previous_secret_expires_at.getTime() > now.getTime()
-      : false;
-  return previous && endpoint.previous_secret
-    ? [endpoint.secret, endpoint.previous_secret]
-    : [endpoint.secret];
+  const { secret, previous_secret: previous, previous_secret_expires_at: until } = endpoint;
+  return previous && until && until.getTime() > now.getTime() ? [secret, previous] : [secret];
 }
 
 export interface WebhookReport {
