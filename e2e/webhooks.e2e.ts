@@ -111,6 +111,8 @@ describe('the webhooks page', () => {
     await rotated.waitFor({ state: 'hidden' });
     // Radix gives focus back a tick after the dialog unmounts.
     await page.waitForFunction(() => document.activeElement?.textContent === 'Rotate secret');
+    // The replaced secret still signs for 24 hours, and the card says until when.
+    await card.getByText(/^The previous signing secret stays valid until /).waitFor();
 
     // Disable, then delete with a confirmation.
     await card.getByRole('switch').click();

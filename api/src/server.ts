@@ -114,7 +114,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   );
   const webhooks = new WebhookWorker(
     database.db,
-    { production: options.config.NODE_ENV === 'production' },
+    { production: options.config.NODE_ENV === 'production', clock: options.clock ?? systemClock },
     app.log,
     options.config.WEBHOOK_INTERVAL_SECONDS,
   );

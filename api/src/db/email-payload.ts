@@ -106,6 +106,19 @@ export type EmailPayload =
       url: string;
       failingSince: number;
       lastError: string | null;
+    }
+  | {
+      kind: 'payment.disputed';
+      organization: Organization;
+      /** The invoice the disputed payment paid; null for a top-up or a plan change's payment. */
+      invoiceId: string | null;
+      invoiceNumber: string | null;
+      amountCents: number;
+      /** The provider's reason (`fraudulent`, `product_not_received`, …) and status (`won`, `lost`, …). */
+      reason: string;
+      status: string;
+      /** Opened, or closed with its outcome (`status`). */
+      stage: 'opened' | 'closed';
     };
 
 export type EmailEvent = EmailPayload['kind'];

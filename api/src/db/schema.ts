@@ -184,6 +184,8 @@ export interface PaymentMethodsTable {
   /** Charged once when the default card declines an automatic collection; never the default too. */
   is_backup: Generated<boolean>;
   created_at: CreatedAt;
+  /** The provider's time of the latest card update applied (its event's); null: none since it was saved. */
+  provider_updated_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
@@ -275,6 +277,24 @@ export interface ChargesTable {
   backup_of_charge_id: ColumnType<string | null, string | null | undefined, never>;
   /** Who started the payment, from where (an AuditContext); null: the billing engine. */
   audit_context: ColumnType<unknown, string | null | undefined, never>;
+  /** What the provider says was refunded of this payment, all refunds together (its events). */
+  amount_refunded_cents: Generated<number>;
+}
+
+/** A dispute (chargeback) of a charge, as the provider's events tell it; the latest event wins. */
+export interface ChargeDisputesTable {
+  id: string;
+  provider: string;
+  provider_dispute_id: string;
+  organization_id: string;
+  charge_id: string;
+  invoice_id: string | null;
+  amount_cents: number;
+  reason: string;
+  status: string;
+  opened_at: Date;
+  closed_at: Date | null;
+  provider_updated_at: Date;
 }
 
 export type PlanChangeStatus = 'pending' | 'applied' | 'failed' | 'expired';
@@ -456,8 +476,10 @@ export interface SetupIntentsTable {
   organization_id: string;
   provider: string;
   provider_setup_intent_id: string;
-  status: 'created' | 'recorded';
+  status: 'created' | 'recorded' | 'failed';
   payment_method_id: string | null;
+  /** The provider's message when the setup failed (its event). */
+  failure_message: ColumnType<string | null, string | null | undefined, string | null>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -581,7 +603,7 @@ export interface AccessTokensTable {
 export interface AuditLogTable {
   id: string;
   organization_id: string;
-  actor_type: 'user' | 'token' | 'operator' | 'billing_job' | 'pay_link';
+  actor_type: 'user' | 'token' | 'operator' | 'billing_job' | 'pay_link' | 'provider';
   actor_id: string | null;
   actor_email: string | null;
   action: string;
@@ -601,6 +623,9 @@ export interface WebhookEndpointsTable {
   description: Generated<string>;
   events: string[];
   secret: string;
+  /** The secret replaced by a rotation, still signing beside the new one until it expires. */
+  previous_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   enabled: Generated<boolean>;
   disabled_reason: 'manual' | 'failing' | null;
   failing_since: Date | null;
@@ -659,6 +684,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
   charges: ChargesTable;
+  charge_disputes: ChargeDisputesTable;
   plan_changes: PlanChangesTable;
   plan_change_quotes: PlanChangeQuotesTable;
   restriction_transitions: RestrictionTransitionsTable;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export function newId(prefix: 'in' | 'ch' | 'pm' | 'pc' | 'sr' | 'em' | 'sa'): string {
+export function newId(prefix: 'in' | 'ch' | 'pm' | 'pc' | 'sr' | 'em' | 'sa' | 'dp'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
 }
 

@@ -6,6 +6,7 @@ import {
 } from '@meterline/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { invoiceAftermath } from './invoice-disputes.ts';
 import type { InvoiceStatus } from '../db/schema.ts';
 import { subscriptionId } from './subscriptions.ts';
 
@@ -291,6 +292,7 @@ export async function findInvoice(
     finalized_at: seconds(row.finalized_at),
     paid_at: row.paid_at ? seconds(row.paid_at) : null,
     paid_with: row.amount_paid_cents > 0 ? await paidWith(db, invoiceId) : null,
+    ...(await invoiceAftermath(db, invoiceId)),
   };
 }
 

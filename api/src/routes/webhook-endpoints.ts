@@ -152,7 +152,8 @@ const webhookEndpointRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['webhook-endpoints'],
         summary: 'Replace the signing secret; the answer holds the new one, this once',
-        description: 'Deliveries from now on are signed with the new secret only.',
+        description:
+          'Deliveries are signed with both secrets for 24 hours, then with the new one only.',
         params: webhookParamsSchema,
         response: { 200: webhookSecretSchema, 400: errorResponseSchema, ...errors },
       },

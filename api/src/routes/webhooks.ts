@@ -10,7 +10,8 @@ import {
   WEBHOOK_TOLERANCE_SECONDS,
   WebhookSignatureError,
   parseStripeWebhook,
-} from '../adapters/stripe/stripe-gateway.ts';
+} from '../adapters/stripe/stripe-webhook.ts';
+import { HANDLED_EVENT_TYPES } from '../adapters/payment-event.ts';
 
 /**
  * The card provider's webhooks. The signature is checked on the raw body with the signing secret, and a
@@ -38,9 +39,9 @@ const webhookRoutes: FastifyPluginAsyncZod<{
         summary: 'Stripe webhook events (signed)',
         description:
           `Verifies the Stripe-Signature header with STRIPE_WEBHOOK_SECRET; a timestamp older than ` +
-          `${WEBHOOK_TOLERANCE_SECONDS} seconds is refused. Handles setup_intent.succeeded, ` +
-          'payment_intent.succeeded and payment_intent.payment_failed; other events are acknowledged. ' +
-          'Idempotent by event id and by state transition.',
+          `${WEBHOOK_TOLERANCE_SECONDS} seconds is refused. Handles ${HANDLED_EVENT_TYPES.join(', ')}; ` +
+          'other events, and events about objects we do not know, are acknowledged (recorded by id). ' +
+          'Idempotent by event id and by state transition; an older event arriving late changes nothing.',
         headers: z.looseObject({
           'stripe-signature': z
             .string()

@@ -86,6 +86,9 @@ export class FakeStripe {
   private readonly intents = new Map<string, FakePaymentIntent>();
   private readonly replies = new Map<string, { params: string; reply: Sent }>();
   readonly refunds: { id: string; payment_intent: string; amount: number }[] = [];
+  readonly setupIntents = new Map<string, { id: string; customer: string; status: string }>();
+  /** Answers the next requests get instead of their own (an outage, a refusal), in order. */
+  private readonly failures: Answer[] = [];
   private readonly server = createServer((request, response) => void this.serve(request, response));
 
   private constructor() {}
@@ -149,6 +152,11 @@ export class FakeStripe {
     return intent;
   }
 
+  /** The next `times` requests answer this error, as Stripe would (a 5xx, a refusal, a bad key). */
+  failNext(status: number, type: string, message: string, times = 1): void {
+    for (let i = 0; i < times; i += 1) this.failures.push(stripeError(status, type, message));
+  }
+
   /** A payment method Stripe no longer knows (detached and deleted, or of another account). */
   forget(paymentMethodId: string): void {
     this.methods.delete(paymentMethodId);
@@ -179,7 +187,10 @@ export class FakeStripe {
     this.requests.push({ method, path: url.pathname, idempotencyKey, params });
 
     let reply: Sent;
-    if (!headerOf(request, 'authorization')?.startsWith('Bearer sk_test_')) {
+    const failure = this.failures.shift();
+    if (failure) {
+      reply = sent(failure);
+    } else if (!headerOf(request, 'authorization')?.startsWith('Bearer sk_test_')) {
       reply = sent(stripeError(401, 'invalid_request_error', 'Invalid API Key provided'));
     } else if (method === 'POST' && idempotencyKey) {
       const seen = this.replies.get(idempotencyKey);
@@ -213,6 +224,18 @@ export class FakeStripe {
     if (method === 'POST' && resource === 'customers' && !id) return this.createCustomer(params);
     if (method === 'GET' && resource === 'payment_methods' && id) return this.retrieveMethod(id);
     if (method === 'POST' && resource === 'refunds' && !id) return this.createRefund(params);
+    if (method === 'POST' && resource === 'setup_intents' && !id) {
+      const intent = {
+        id: newId('seti'),
+        customer: params.customer ?? '',
+        status: 'requires_payment_method',
+      };
+      this.setupIntents.set(intent.id, intent);
+      return {
+        status: 200,
+        body: { ...intent, object: 'setup_intent', client_secret: `${intent.id}_secret_x` },
+      };
+    }
     if (resource === 'payment_intents') {
       if (method === 'POST' && !id) return this.createIntent(params);
       if (method === 'GET' && id === 'search') return this.searchIntents(params.query ?? '');

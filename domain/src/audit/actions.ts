@@ -14,11 +14,16 @@ export const AUDIT_ACTION_LABELS = {
   'payment_method.removed': 'Card removed',
   'payment_method.backup_set': 'Backup card set',
   'payment_method.backup_cleared': 'Backup card cleared',
+  'payment_method.updated': 'Card updated by the card network',
   'credits.topped_up': 'Credits topped up',
   'credits.top_up_failed': 'Top-up payment failed',
   'invoice.paid': 'Invoice paid',
   'invoice.payment_failed': 'Invoice payment failed',
   'invoice.voided': 'Invoice voided',
+  'payment.refunded': 'Payment refunded at the card provider',
+  'payment.dispute_opened': 'Payment disputed',
+  'payment.dispute_updated': 'Payment dispute updated',
+  'payment.dispute_closed': 'Payment dispute closed',
   'customer.updated': 'Billing name or address changed',
   'tax_id.set': 'Tax ID set',
   'tax_id.removed': 'Tax ID removed',
@@ -37,8 +42,18 @@ export const AUDIT_ACTION_LABELS = {
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as [AuditAction, ...AuditAction[]];
 
-/** Who made a change: a member (session), an access token, an operator (metering key, CLI), the engine. */
-export const AUDIT_ACTOR_TYPES = ['user', 'token', 'operator', 'billing_job', 'pay_link'] as const;
+/**
+ * Who made a change: a member (session), an access token, an operator (metering key, CLI), the engine,
+ * a payment link, or the card provider (its events: a refund in its dashboard, a dispute, a card update).
+ */
+export const AUDIT_ACTOR_TYPES = [
+  'user',
+  'token',
+  'operator',
+  'billing_job',
+  'pay_link',
+  'provider',
+] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /** What a change was made to. */

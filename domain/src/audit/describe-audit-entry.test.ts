@@ -152,6 +152,47 @@ describe('describeAuditEntry', () => {
     expect(describeAuditEntry(input)).toBe(sentence);
   });
 
+  it("describes the card provider's changes in its name", () => {
+    const provider = { type: 'provider' as const, id: null, email: null };
+    expect(
+      describeAuditEntry(
+        entry(
+          'payment.refunded',
+          { amount_refunded_cents: 0 },
+          { number: 'ML-1-0012', amount_refunded_cents: 1250, refunded_cents: 1250 },
+          provider,
+        ),
+      ),
+    ).toBe('The card provider refunded $12.50 of the payment of invoice ML-1-0012');
+    expect(
+      describeAuditEntry(
+        entry(
+          'payment.dispute_opened',
+          null,
+          { number: 'ML-1-0012', amount_cents: 2500, reason: 'product_not_received' },
+          provider,
+        ),
+      ),
+    ).toBe(
+      'The card provider reported a dispute of $25.00 on the payment of invoice ML-1-0012 (product not received)',
+    );
+    expect(
+      describeAuditEntry(
+        entry('payment.dispute_closed', null, { number: 'ML-1-0012', status: 'won' }, provider),
+      ),
+    ).toBe('The card provider closed the dispute on the payment of invoice ML-1-0012: won');
+    expect(
+      describeAuditEntry(
+        entry(
+          'payment_method.updated',
+          { exp_month: 1, exp_year: 2027 },
+          { ...visa, exp_month: 3, exp_year: 2031 },
+          provider,
+        ),
+      ),
+    ).toBe('The card provider updated the Visa card ending 4242: it now expires 3/2031');
+  });
+
   it('says something readable for every action, even with nothing recorded beside it', () => {
     for (const action of AUDIT_ACTIONS) {
       for (const actor of [owner, { type: 'token' as const, id: 'tok_1', email: null }]) {

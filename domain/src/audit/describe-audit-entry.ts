@@ -73,6 +73,18 @@ const invoice = (fields: Fields): string => {
   return number ? `invoice ${number}` : 'an invoice';
 };
 
+/** "invoice 2026-0001", or what the payment was for when it paid no invoice. */
+const payment = (fields: Fields): string =>
+  text(fields, 'number') ? invoice(fields) : 'a credit top-up or plan change';
+
+const reason = (fields: Fields): string => {
+  const value = text(fields, 'reason');
+  return value ? ` (${value.replaceAll('_', ' ')})` : '';
+};
+
+const disputeStatus = (fields: Fields): string =>
+  (text(fields, 'status') ?? 'unknown').replaceAll('_', ' ');
+
 const RESTRICTION_MOVES: Record<string, string> = {
   grace_period: 'started the grace period',
   grace_period_over: 'ended the grace period',
@@ -146,6 +158,12 @@ function predicate(
       return `tried to turn the spend cap ${after?.['spend_cap'] === true ? 'on' : 'off'}; ${failed(after)}`;
     case 'payment_method.added':
       return `added ${card(after, 'a', context)}`;
+    case 'payment_method.updated': {
+      const month = count(after, 'exp_month');
+      const year = count(after, 'exp_year');
+      const expiry = month !== null && year !== null ? `: it now expires ${month}/${year}` : '';
+      return `updated ${card(after, 'the', context)}${expiry}`;
+    }
     case 'payment_method.default_set':
       return `made ${card(record(after, 'default_card'), 'the', context)} the default`;
     case 'payment_method.removed':
@@ -162,6 +180,14 @@ function predicate(
       return `paid ${invoice(after)}${amountInParentheses(count(after, 'amount_paid_cents'))} with ${card(record(after, 'card'), 'the', context)}`;
     case 'invoice.payment_failed':
       return `tried to collect ${invoice(after)}${amountInParentheses(count(after, 'amount_cents'))} from ${card(record(after, 'card'), 'the', context)}; ${failed(after)}`;
+    case 'payment.refunded':
+      return `refunded ${formatCents(count(after, 'refunded_cents') ?? 0)} of the payment of ${payment(after)}`;
+    case 'payment.dispute_opened':
+      return `reported a dispute of ${formatCents(count(after, 'amount_cents') ?? 0)} on the payment of ${payment(after)}${reason(after)}`;
+    case 'payment.dispute_updated':
+      return `updated the dispute on the payment of ${payment(after)}: ${disputeStatus(after)}`;
+    case 'payment.dispute_closed':
+      return `closed the dispute on the payment of ${payment(after)}: ${disputeStatus(after)}`;
     case 'invoice.voided':
       return `voided ${invoice(after) === 'an invoice' ? invoice(before) : invoice(after)}`;
     case 'customer.updated':
@@ -210,6 +236,8 @@ export function describeAuditActor(actor: DescribableAuditEntry['actor']): strin
       return 'The billing job';
     case 'pay_link':
       return "Someone with the invoice's payment link";
+    case 'provider':
+      return 'The card provider';
   }
 }
 

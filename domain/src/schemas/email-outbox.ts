@@ -14,6 +14,7 @@ export const EMAIL_EVENTS = [
   'card.expiring',
   'spend_alert.triggered',
   'webhook.disabled',
+  'payment.disputed',
 ] as const;
 export type EmailEventName = (typeof EMAIL_EVENTS)[number];
 

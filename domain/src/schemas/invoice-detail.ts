@@ -44,6 +44,30 @@ export const invoiceDetailSchema = documented(
         'The card the amount paid was charged to (its latest successful charge); null when nothing ' +
         'was charged to a card, or the card is no longer known',
     }),
+    amount_refunded: documented(z.number().check(z.int()), {
+      description:
+        'Cents of the amount paid that the card provider refunded since (a refund made in its ' +
+        'dashboard); 0 when none',
+    }),
+    disputes: documented(
+      z.array(
+        z.object({
+          id: z.string(),
+          /** Cents. */
+          amount: z.number().check(z.int()),
+          reason: z.string(),
+          /** The provider's status: needs_response, under_review, won, lost, … */
+          status: z.string(),
+          opened_at: z.number().check(z.int()),
+          closed_at: z.nullable(z.number().check(z.int())),
+        }),
+      ),
+      {
+        description:
+          "Disputes (chargebacks) of the invoice's payment, as the card provider reports them; " +
+          'oldest first',
+      },
+    ),
   }),
   { id: 'InvoiceDetail' },
 );

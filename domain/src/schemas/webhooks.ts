@@ -153,6 +153,11 @@ export const webhookEndpointSchema = documented(
     disabled_reason: z.nullable(z.enum(['manual', 'failing'])),
     /** Unix seconds. */
     created_at: z.number().check(z.int()),
+    previous_secret_expires_at: documented(z.nullable(z.number().check(z.int())), {
+      description:
+        'After a rotation, until when (unix seconds) the replaced secret still signs deliveries ' +
+        'beside the new one; a time past means it no longer does; null before any rotation',
+    }),
     last_delivery: z.nullable(
       z.object({
         status: z.enum(WEBHOOK_DELIVERY_STATUSES),

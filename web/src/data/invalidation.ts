@@ -153,7 +153,9 @@ const AFTER_SUCCESS: Record<MutationName, (queryClient: QueryClient) => Promise<
   createWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
   updateWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
   deleteWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
-  rotateWebhookSecret: async () => undefined,
+  // The endpoint shows until when the replaced secret still signs.
+  rotateWebhookSecret: (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
   testWebhook: (queryClient) => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
   resendWebhookDelivery: (queryClient) =>
     queryClient.invalidateQueries({ queryKey: webhookKeys.all }),

@@ -1,6 +1,5 @@
 import Stripe from 'stripe';
 import type { Db } from '../../db/database.ts';
-import type { PaymentEvent } from '../payment-event.ts';
 import {
   CardError,
   ProviderUnavailableError,
@@ -15,14 +14,9 @@ import {
   type SetupIntentState,
   type SetupIntentStatus,
 } from '../payment-gateway.ts';
+import { keyRefused, providerFailure, providerRefusal } from './stripe-errors.ts';
+import { CANCELED_MESSAGE } from './stripe-webhook.ts';
 
-/** How old a signed webhook may be (seconds): older ones are refused as possible replays. */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
-
-/** A webhook whose signature or timestamp does not check out. */
-export class WebhookSignatureError extends Error {}
-
-const CANCELED_MESSAGE = 'This payment was canceled.';
 const FOREIGN_PAYMENT_METHOD = 'No such payment method.';
 
 export interface StripeGatewayOptions {
@@ -113,7 +107,7 @@ export class StripeGateway implements PaymentGateway {
     } catch (error) {
       // Unknown to the provider (or of another account): nothing to charge.
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return false;
-      throw unavailable(error);
+      throw providerFailure(error);
     }
     const owner = customerIdOf(method.customer);
     return owner === null || owner === (await this.findCustomer(organizationId));
@@ -168,7 +162,7 @@ export class StripeGateway implements PaymentGateway {
       if (isMissingResource(error)) {
         return { status: 'failed', providerRef: null, message: FOREIGN_PAYMENT_METHOD };
       }
-      throw unavailable(error);
+      throw providerFailure(error);
     }
     let customer = customerIdOf(method.customer);
     if (request.organizationId) {
@@ -180,6 +174,7 @@ export class StripeGateway implements PaymentGateway {
       }
       customer = own;
     }
+    let createdId: string | null = null;
     try {
       // Two steps: the intent is created unconfirmed under the charge key, its id goes to the caller's
       // charge row, and only then is it confirmed. A charge row without an intent id has therefore
@@ -198,6 +193,7 @@ export class StripeGateway implements PaymentGateway {
         { idempotencyKey: request.idempotencyKey },
       );
       if (created.status !== 'requires_confirmation') return stateOf(created);
+      createdId = created.id;
       await request.recordIntent?.(created.id);
       const confirmed = await this.stripe.paymentIntents.confirm(
         created.id,
@@ -216,8 +212,23 @@ export class StripeGateway implements PaymentGateway {
       if (isMissingResource(error)) {
         return { status: 'failed', providerRef: null, message: FOREIGN_PAYMENT_METHOD };
       }
-      throw unavailable(error);
+      const refusal = providerRefusal(error);
+      // The provider refused this payment (not our key): it failed, with the provider's message.
+      if (refusal && !keyRefused(refusal)) return this.refused(createdId, refusal.message);
+      throw providerFailure(error);
     }
+  }
+
+  /**
+   * A payment the provider refused: nothing was taken before an intent existed; a refused confirmation
+   * cancels the intent, so it can never take money later (one that went through meanwhile stays so).
+   */
+  private async refused(createdId: string | null, message: string): Promise<PaymentIntentState> {
+    if (!createdId) return { status: 'failed', providerRef: null, message };
+    const after = await this.cancelPaymentIntent(createdId);
+    return after.status === 'failed'
+      ? { status: 'failed', providerRef: createdId, message }
+      : after;
   }
 
   async retrievePaymentIntent(providerRef: string): Promise<PaymentIntentState> {
@@ -232,7 +243,7 @@ export class StripeGateway implements PaymentGateway {
       if (error instanceof Stripe.errors.StripeInvalidRequestError) {
         return this.retrievePaymentIntent(providerRef);
       }
-      throw unavailable(error);
+      throw providerFailure(error);
     }
   }
 
@@ -276,12 +287,12 @@ export class StripeGateway implements PaymentGateway {
     await this.call(() => this.stripe.paymentMethods.detach(providerPaymentMethodId));
   }
 
+  /** One call to the provider: its refusal (a 4xx) or an outage (no answer, a 5xx) as our failure. */
   private async call<T>(operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError) throw new CardError(error.message);
-      throw unavailable(error);
+      throw providerFailure(error);
     }
   }
 }
@@ -312,11 +323,6 @@ function searchLiteral(value: string): string {
   return value.replaceAll('\\', '\\\\').replaceAll("'", "\\'");
 }
 
-function unavailable(error: unknown): ProviderUnavailableError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new ProviderUnavailableError(`The payment provider failed: ${message}`, { cause: error });
-}
-
 function stateOf(intent: Stripe.PaymentIntent): PaymentIntentState {
   switch (intent.status) {
     case 'succeeded':
@@ -337,63 +343,5 @@ function stateOf(intent: Stripe.PaymentIntent): PaymentIntentState {
       return { status: 'failed', providerRef: intent.id, message: CANCELED_MESSAGE };
     default:
       return { status: 'processing', providerRef: intent.id };
-  }
-}
-
-/**
- * Verifies a webhook's signature and its timestamp (no older than the tolerance, by our clock), and turns
- * the events the product handles into provider-neutral events; others answer null.
- */
-export function parseStripeWebhook(
-  payload: string | Buffer,
-  signature: string | undefined,
-  secret: string,
-  nowMs: number,
-): { event: PaymentEvent | null; type: string; id: string } {
-  if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header');
-  // The SDK refuses old timestamps; one from the future beyond the same window is refused too.
-  const timestamp = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
-  if (Number.isFinite(timestamp) && timestamp * 1000 - nowMs > WEBHOOK_TOLERANCE_SECONDS * 1000) {
-    throw new WebhookSignatureError('Timestamp outside the tolerance zone');
-  }
-  let event: Stripe.Event;
-  try {
-    event = Stripe.webhooks.constructEvent(
-      payload,
-      signature,
-      secret,
-      WEBHOOK_TOLERANCE_SECONDS,
-      undefined,
-      nowMs,
-    );
-  } catch (error) {
-    const message = error instanceof Error ? error.message : 'Invalid signature';
-    throw new WebhookSignatureError(message);
-  }
-  return { event: toPaymentEvent(event), type: event.type, id: event.id };
-}
-
-function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {
-  const object = event.data.object as unknown as {
-    id: string;
-    metadata?: Record<string, string> | null;
-    last_payment_error?: { message?: string | null } | null;
-  };
-  const chargeKey = object.metadata?.charge_key ?? null;
-  switch (event.type) {
-    case 'setup_intent.succeeded':
-      return { id: event.id, type: event.type, providerSetupIntentId: object.id };
-    case 'payment_intent.succeeded':
-      return { id: event.id, type: event.type, providerRef: object.id, chargeKey };
-    case 'payment_intent.payment_failed':
-      return {
-        id: event.id,
-        type: event.type,
-        providerRef: object.id,
-        chargeKey,
-        message: object.last_payment_error?.message ?? 'Payment failed.',
-      };
-    default:
-      return null;
   }
 }

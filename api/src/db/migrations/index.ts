@@ -29,6 +29,7 @@ import * as organizationChangedNotice from './0029-organization-changed-notice.t
 import * as closedCycleScheduledEnd from './0030-closed-cycle-scheduled-end.ts';
 import * as usageEventTime from './0031-usage-event-time.ts';
 import * as dropOrganizationChangedNotice from './0032-drop-organization-changed-notice.ts';
+import * as providerEventsAndSecretOverlap from './0033-provider-events-and-secret-overlap.ts';
 import * as rateLimitWindows from './0034-rate-limit-windows.ts';
 import * as simulatorAlwaysAuthenticate from './0035-simulator-always-authenticate.ts';
 
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '0030-closed-cycle-scheduled-end': closedCycleScheduledEnd,
   '0031-usage-event-time': usageEventTime,
   '0032-drop-organization-changed-notice': dropOrganizationChangedNotice,
+  '0033-provider-events-and-secret-overlap': providerEventsAndSecretOverlap,
   '0034-rate-limit-windows': rateLimitWindows,
   '0035-simulator-always-authenticate': simulatorAlwaysAuthenticate,
 };

@@ -5,6 +5,9 @@ import type { PaymentEvent } from '../../adapters/payment-event.ts';
 import type { PaymentGateway, SetupIntentState } from '../../adapters/payment-gateway.ts';
 import { recordSetupCardIn } from '../payment-methods/payment-methods.ts';
 import { refundOwed } from './refund-charge.ts';
+import { failSetup, updateCardFromProvider } from '../payment-methods/provider-card-events.ts';
+import { recordDispute } from './provider-dispute.ts';
+import { recordProviderRefund } from './provider-refund.ts';
 import { settleChargeIn } from './settle-charge.ts';
 
 export interface PaymentEventDeps {
@@ -18,7 +21,9 @@ export type EventResult = 'applied' | 'duplicate' | 'unknown';
 /**
  * The one handler of provider events, fed by the simulator and by the provider's signed webhooks. It is
  * idempotent twice over: an event id is applied once (recorded in the same transaction as its effect),
- * and its effect is a state transition of a charge or a card setup that happens once whatever the order.
+ * and its effect is a state transition of a charge, a card setup, a refund total, a dispute or a saved
+ * card that happens once whatever the order (an older event arriving late changes nothing). An event
+ * about an object we do not know is recorded by its id and answers 'unknown', never an error.
  */
 export async function handlePaymentEvent(
   deps: PaymentEventDeps,
@@ -42,10 +47,22 @@ export async function handlePaymentEvent(
       .executeTakeFirst();
     if (!recorded) return 'duplicate';
 
-    if (event.type === 'setup_intent.succeeded') {
-      if (!setup) return 'unknown';
-      const card = await recordSetupCardIn(trx, gateway.provider, setup, at);
-      return card ? 'applied' : 'unknown';
+    switch (event.type) {
+      case 'setup_intent.succeeded': {
+        if (!setup) return 'unknown';
+        const card = await recordSetupCardIn(trx, gateway.provider, setup, at);
+        return card ? 'applied' : 'unknown';
+      }
+      case 'setup_intent.setup_failed':
+        return failSetup(trx, gateway.provider, event, at);
+      case 'payment_method.updated':
+        return updateCardFromProvider(trx, gateway.provider, event, at);
+      case 'charge.refunded':
+        return recordProviderRefund(trx, event, at);
+      case 'charge.dispute.created':
+      case 'charge.dispute.updated':
+      case 'charge.dispute.closed':
+        return recordDispute(trx, gateway.provider, event, at);
     }
     // Found without a lock: settling takes the invoice's lock, then the charge's, as every settler does.
     const charge = await findChargeForIntent(trx, event.providerRef, event.chargeKey);

@@ -15,6 +15,7 @@ import {
 } from './templates/billing-messages.tsx';
 import { spendAlertMessage } from './templates/spend-alert-message.tsx';
 import { webhookDisabledMessage } from './templates/webhook-messages.tsx';
+import { paymentDisputedMessage } from './templates/dispute-message.tsx';
 
 export interface RenderedEmail {
   subject: string;
@@ -69,6 +70,8 @@ export function billingMessage(payload: EmailPayload, links: MessageLinks): Bill
         { ...context, webhooksUrl: `${baseUrl}/org/${org}/webhooks` },
         payload,
       );
+    case 'payment.disputed':
+      return paymentDisputedMessage(context, payload);
   }
 }
 

@@ -34,6 +34,9 @@ function endpointView(row: WebhookEndpointRow, last: LastDelivery | undefined): 
     enabled: row.enabled,
     disabled_reason: row.enabled ? null : (row.disabled_reason ?? 'manual'),
     created_at: unix(row.created_at),
+    previous_secret_expires_at: row.previous_secret_expires_at
+      ? unix(row.previous_secret_expires_at)
+      : null,
     last_delivery: last
       ? {
           status: deliveryStatus(last),

@@ -4,12 +4,13 @@ import { isIP } from 'node:net';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { WEBHOOK_SIGNATURE_HEADER } from '@meterline/domain';
+import { systemClock, type Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { BackgroundLoop } from '../background-loop.ts';
 import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
 import { guardedLookup, isForbiddenAddress } from './address-check.ts';
 import { webhookId } from './enqueue-webhook.ts';
-import { signWebhook } from './signature.ts';
+import { signStandardWebhook, signWebhook } from './signature.ts';
 
 /** A claimed delivery is this worker's for this long (longer than one attempt's timeout). */
 export const CLAIM_SECONDS = 60;
@@ -30,6 +31,21 @@ export function retryDelaySeconds(attempts: number): number {
 export interface WebhookDeliverySettings {
   /** Production mode: only public addresses are reached (checked on the addresses connected to). */
   production: boolean;
+  /** Decides whether a rotated secret still signs (its expiry was written by this clock); the system's. */
+  clock?: Clock;
+}
+
+/** The secrets a delivery is signed with now: the endpoint's, and the one it replaced while still valid. */
+export function signingSecrets(
+  endpoint: {
+    secret: string;
+    previous_secret: string | null;
+    previous_secret_expires_at: Date | null;
+  },
+  now: Date,
+): string[] {
+  const { secret, previous_secret: previous, previous_secret_expires_at: until } = endpoint;
+  return previous && until && until.getTime() > now.getTime() ? [secret, previous] : [secret];
 }
 
 export interface WebhookReport {
@@ -46,13 +62,19 @@ interface AttemptOutcome {
   error: string | null;
 }
 
-/** One POST: signed now, 10 s at most, the answer's start read; never throws. */
+/**
+ * One POST: signed now (`Meterline-Signature` and the Standard Webhooks headers, with each secret
+ * given), 10 s at most, the answer's start read; never throws. `messageId` is the event's id, the
+ * same on every attempt, so a receiver drops repeats by `webhook-id`.
+ */
 export async function postWebhook(
   url: string,
-  secret: string,
+  secrets: string | readonly string[],
   body: string,
   settings: WebhookDeliverySettings,
+  messageId: string = webhookId('evt'),
 ): Promise<AttemptOutcome> {
+  const keys = typeof secrets === 'string' ? [secrets] : secrets;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const failure = (error: string, status: number | null = null): AttemptOutcome => ({
@@ -88,7 +110,10 @@ export async function postWebhook(
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Meterline-Webhooks/1.0',
-          [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, timestamp, body),
+          [WEBHOOK_SIGNATURE_HEADER]: signWebhook(keys, timestamp, body),
+          'webhook-id': messageId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signStandardWebhook(keys, messageId, timestamp, body),
           'content-length': Buffer.byteLength(body),
         },
       },
@@ -185,7 +210,8 @@ export async function deliverDueWebhooks(
         data: event.data,
       });
       const attemptAt = new Date();
-      const outcome = await postWebhook(endpoint.url, endpoint.secret, body, settings);
+      const secrets = signingSecrets(endpoint, (settings.clock ?? systemClock).now());
+      const outcome = await postWebhook(endpoint.url, secrets, body, settings, event.id);
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('webhook_attempts')

@@ -6,18 +6,59 @@ import {
   signedPayload,
 } from '@meterline/domain';
 
-/** A new signing secret: 32 random bytes, `whsec_` and base64url. */
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * A new signing secret: `whsec_` and 32 random bytes in standard base64, the form the Standard Webhooks
+ * libraries take as it is (`new Webhook(secret)`). Secrets made before were base64url; they keep working.
+ */
 export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
 function hmacHex(secret: string, timestamp: number, body: string): string {
   return createHmac('sha256', secret).update(signedPayload(timestamp, body)).digest('hex');
 }
 
-/** The `Meterline-Signature` header of a delivery: `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`. */
-export function signWebhook(secret: string, timestamp: number, body: string): string {
-  return formatSignatureHeader(timestamp, hmacHex(secret, timestamp, body));
+/**
+ * The `Meterline-Signature` header of a delivery: `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`, keyed
+ * with the secret's text as a whole; one `v1` per secret (two while a rotated secret is still valid).
+ */
+export function signWebhook(secrets: string | readonly string[], timestamp: number, body: string) {
+  const keys = typeof secrets === 'string' ? [secrets] : secrets;
+  return [
+    formatSignatureHeader(timestamp, hmacHex(keys[0] ?? '', timestamp, body)),
+    ...keys.slice(1).map((secret) => `v1=${hmacHex(secret, timestamp, body)}`),
+  ].join(',');
+}
+
+/**
+ * The Standard Webhooks key of a secret: the bytes its base64 part decodes to (Node's decoder reads
+ * the base64url of older secrets too, so a receiver given one with `-`→`+` and `_`→`/` verifies).
+ */
+export function standardWebhookKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  return Buffer.from(encoded, 'base64');
+}
+
+/**
+ * The `webhook-signature` header of the Standard Webhooks spec: `v1,<base64 HMAC-SHA256 of
+ * "id.timestamp.body">` per secret, space-separated.
+ */
+export function signStandardWebhook(
+  secrets: readonly string[],
+  messageId: string,
+  timestamp: number,
+  body: string,
+): string {
+  return secrets
+    .map((secret) => {
+      const mac = createHmac('sha256', standardWebhookKey(secret))
+        .update(`${messageId}.${timestamp}.${body}`)
+        .digest('base64');
+      return `v1,${mac}`;
+    })
+    .join(' ');
 }
 
 /**

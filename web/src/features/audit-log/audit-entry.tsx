@@ -18,6 +18,7 @@ const ACTOR_LABELS: Record<AuditLogEntry['actor']['type'], string | null> = {
   operator: 'Operator',
   billing_job: 'Billing job',
   pay_link: 'Payment link',
+  provider: 'Card provider',
 };
 
 /** "balance_cents" -> "Balance", "grace_period_end" -> "Grace period end". */

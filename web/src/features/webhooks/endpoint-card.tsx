@@ -93,7 +93,7 @@ function RotateDialog({
       description={
         secret
           ? undefined
-          : 'Deliveries are signed with the new secret from now on; the old one stops working at once.'
+          : 'Deliveries are signed with both secrets for 24 hours, then with the new one only: time to give your receiver the new one.'
       }
       footer={
         secret ? (
@@ -144,6 +144,8 @@ export function EndpointCard({
   const [showDeliveries, setShowDeliveries] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [rotating, setRotating] = useState(false);
+  // When the card was first shown: a replaced secret's notice is for the 24 hours it still signs.
+  const [shownAt] = useState(() => Date.now());
   const update = useUpdateWebhookMutation(slug);
   const test = useTestWebhookMutation(slug);
   const deliveriesId = useId();
@@ -190,6 +192,13 @@ export function EndpointCard({
         <p className="mt-2 text-sm text-destructive">
           Disabled after 3 days of failed deliveries. Fix the receiver, enable it and resend what it
           missed.
+        </p>
+      ) : null}
+      {endpoint.previous_secret_expires_at !== null &&
+      endpoint.previous_secret_expires_at * 1000 > shownAt ? (
+        <p className="mt-2 text-sm text-muted-foreground">
+          The previous signing secret stays valid until{' '}
+          {formatInvoiceDateHour(endpoint.previous_secret_expires_at)}.
         </p>
       ) : null}
       <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Events">

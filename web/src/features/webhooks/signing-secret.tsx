@@ -5,7 +5,8 @@ export function SigningSecret({ secret }: { secret: string }) {
   return (
     <SecretReveal secret={secret} label="Signing secret" title="Copy the signing secret now">
       It is shown only this once. Your receiver needs it to check the Meterline-Signature header of
-      every delivery.
+      every delivery, or the Standard Webhooks headers (it is the key a Standard Webhooks library
+      takes as it is).
     </SecretReveal>
   );
 }

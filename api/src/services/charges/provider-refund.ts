@@ -1,0 +1,51 @@
+import type { Db } from '../../db/database.ts';
+import type { PaymentEvent } from '../../adapters/payment-event.ts';
+import { findChargeForIntent, lockCharge } from '../../repositories/charges.ts';
+import { lockInvoice } from '../../repositories/invoices.ts';
+import { recordAudit } from '../../repositories/record-audit.ts';
+import { CARD_PROVIDER, paymentTarget } from './provider-audit.ts';
+
+type RefundEvent = Extract<PaymentEvent, { type: 'charge.refunded' }>;
+
+/**
+ * A refund the provider reports (`charge.refunded`): the payment's refunded total, which only grows, is
+ * recorded on its charge, so the invoice shows it. The total makes it idempotent: the same news twice,
+ * or an older event arriving after a newer one, finds nothing new. A refund made in the provider's
+ * dashboard is audited in the provider's name; the echo of a refund we asked for (the charge carries
+ * our refund) is recorded without a second entry.
+ */
+export async function recordProviderRefund(
+  trx: Db,
+  event: RefundEvent,
+  at: Date,
+): Promise<'applied' | 'unknown'> {
+  const found = await findChargeForIntent(trx, event.providerRef, null);
+  if (!found) return 'unknown';
+  // Invoice first, then charge, as every settler locks them.
+  if (found.invoice_id) await lockInvoice(trx, found.invoice_id);
+  const charge = await lockCharge(trx, found.id);
+  if (!charge) return 'unknown';
+  const total = Math.min(event.amountRefundedCents, charge.amount_cents);
+  if (total <= charge.amount_refunded_cents) return 'applied';
+  await trx
+    .updateTable('charges')
+    .set({ amount_refunded_cents: total })
+    .where('id', '=', charge.id)
+    .execute();
+  if (charge.refund_status !== null) return 'applied';
+  const { target, number } = await paymentTarget(trx, charge);
+  await recordAudit(trx, CARD_PROVIDER, {
+    organizationId: charge.organization_id,
+    action: 'payment.refunded',
+    target,
+    before: { amount_refunded_cents: charge.amount_refunded_cents },
+    after: {
+      ...(number ? { number } : {}),
+      amount_cents: charge.amount_cents,
+      amount_refunded_cents: total,
+      refunded_cents: total - charge.amount_refunded_cents,
+    },
+    at,
+  });
+  return 'applied';
+}
