@@ -6,8 +6,6 @@ import {
   restrictionBanner,
   restrictionHistoryResponseSchema,
   type OrgUsage,
-  type RestrictionData,
-  type RestrictionStatus,
   type SubscriptionPreview,
   type Organization,
 } from '@meterline/domain';
