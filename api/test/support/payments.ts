@@ -116,12 +116,9 @@ export async function balanceOf(client: TestClient, slug: string): Promise<numbe
 export type PayAnswer = Partial<InvoicePaymentResponse> & { message?: string };
 
 export async function listCards(client: TestClient, slug: string): Promise<PaymentMethods> {
-  const response = await client.get<PaymentMethods>(
-    `/platform/organizations/${slug}/payments`,
-    {
-      version: '2',
-    },
-  );
+  const response = await client.get<PaymentMethods>(`/platform/organizations/${slug}/payments`, {
+    version: '2',
+  });
   expect(response.status).toBe(200);
   return response.body;
 }
