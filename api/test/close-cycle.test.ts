@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
   formatCents,
   invoiceDetailSchema,
@@ -23,6 +21,7 @@ import {
   type TestServer,
   organizationIdOf,
 } from './support/server.ts';
+import { databaseOf, runCliOk } from './support/cli.ts';
 
 const DAY = 86_400_000;
 /** A cycle closes once the grace window for late usage after its end has passed. */
@@ -239,27 +238,8 @@ describe.each(testDatabases())('closing a cycle (%s)', (database) => {
       const { current_period_end: end, current_period_start: start } =
         await subscriptionOf('acme-team');
       const at = new Date(end * 1000 + GRACE).toISOString();
-      const cli = fileURLToPath(new URL('../src/cli/billing.ts', import.meta.url));
       const run = (...options: string[]) =>
-        new Promise<string>((resolve, reject) => {
-          const child = spawn(
-            process.execPath,
-            ['--import', 'tsx', cli, 'close-cycle', '--org', 'acme-team', ...options],
-            {
-              env: {
-                ...process.env,
-                DATABASE_URL: server.databaseUrl,
-                DATABASE_SCHEMA: server.schema,
-                LOG_LEVEL: 'silent',
-              },
-            },
-          );
-          let output = '';
-          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.on('error', reject);
-          child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(output))));
-        });
+        runCliOk('billing', ['close-cycle', '--org', 'acme-team', ...options], databaseOf(server));
       // The CLI leaves the grace window for late usage too (--grace sets another).
       const ended = new Date(end * 1000).toISOString();
       expect(JSON.parse(await run('--at', ended))).toMatchObject({ closed: [] });

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.ts';
 import { DEFAULT_CLOSE_GRACE_MINUTES } from '../src/lib/close-grace.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
+import { databaseOf, runCliOk } from './support/cli.ts';
 
 // Prometheus metrics for operators (product-decisions §17), behind the operator key: this process's HTTP
 // requests and ingestion, and the store's charges, closes and backlogs, which another process's billing
@@ -99,22 +98,7 @@ describe.each(testDatabases())('metrics (%s)', (database) => {
         .where('organizations.slug', '=', 'acme-pro')
         .executeTakeFirstOrThrow();
       const at = new Date(end.getTime() + GRACE).toISOString();
-      const cli = fileURLToPath(new URL('../src/cli/billing.ts', import.meta.url));
-      await new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', cli, 'run', '--at', at], {
-          env: {
-            ...process.env,
-            DATABASE_URL: server.databaseUrl,
-            DATABASE_SCHEMA: server.schema,
-            LOG_LEVEL: 'silent',
-          },
-        });
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.on('error', reject);
-        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(output))));
-      });
+      await runCliOk('billing', ['run', '--at', at], databaseOf(server));
       const after = await scrape();
       expect(
         (after.get('meterline_cycles_closed') ?? 0) - (before.get('meterline_cycles_closed') ?? 0),

@@ -7,7 +7,7 @@ import {
   type FakeCardKind,
   type FakePaymentIntent,
 } from './support/fake-stripe.ts';
-import { invoicePaymentState, reopenInvoice } from './support/payments.ts';
+import { invoicePaymentState, reopenInvoice, type PayAnswer } from './support/payments.ts';
 import {
   startTestServer,
   testDatabases,
@@ -17,12 +17,6 @@ import {
 } from './support/server.ts';
 
 const WEBHOOK_SECRET = 'whsec_meterlinePayNowSigningSecret';
-
-interface PayAnswer {
-  status?: string;
-  payment_intent_secret?: string | null;
-  message?: string;
-}
 
 // Pay Now with Stripe configured: the browser tokenizes the card with Stripe.js and sends only its
 // payment method; the server charges it through the official SDK, here pointed at a fake Stripe API.
@@ -51,14 +45,7 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
 
   const db = () => server.database.db;
 
-  async function organizationId(slug: string): Promise<string> {
-    const org = await db()
-      .selectFrom('organizations')
-      .select('id')
-      .where('slug', '=', slug)
-      .executeTakeFirstOrThrow();
-    return org.id;
-  }
+  const organizationId = (slug: string) => server.organizationId(slug);
 
   async function openInvoice(slug: string): Promise<string> {
     const invoice = await db()

@@ -1,8 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.ts';
 import { configFrom } from '../src/config.ts';
@@ -11,6 +10,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { seedDemoWorld } from '../src/seed/demo-world.ts';
 import { startServer } from '../src/server.ts';
 import { TestClient } from './support/server.ts';
+import { runCli } from './support/cli.ts';
 
 describe('the embedded store under DATA_DIR', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'meterline-data-'));
@@ -94,19 +94,7 @@ describe('the embedded store under DATA_DIR', () => {
   });
 
   /** `npm run seed:demo` on this directory, as a process of its own: its exit code and what it printed. */
-  const seedCommand = () =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const cli = fileURLToPath(new URL('../src/cli/seed-demo.ts', import.meta.url));
-      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-      delete env.DATABASE_URL;
-      const child = spawn(process.execPath, ['--import', 'tsx', cli], { env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const seedCommand = () => runCli('seed-demo', [], { DATA_DIR: dataDir, DATABASE_URL: undefined });
 
   it('refuses to reset the demo world beside a running server, in one line', async () => {
     const server = await start();

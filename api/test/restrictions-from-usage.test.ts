@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
   cycleContaining,
   GRACE_PERIOD_SECONDS,
@@ -15,6 +13,7 @@ import { fixedClock } from '../src/clock.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
 import { CARDS, addCard, organizationIdOf } from './support/payments.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
+import { databaseOf, runCliOk } from './support/cli.ts';
 
 const KEY = 'test-metering-key-0123456789';
 const GB = 1e9;
@@ -112,31 +111,10 @@ describe.each(testDatabases())('restrictions decided from usage (%s)', (database
   };
 
   /** `npm run billing -- run --at <at>`, as an operator runs it against the same PostgreSQL store. */
-  const runCli = (at: Date) =>
-    new Promise<{ usageRestrictionChanged: string[]; errors: unknown[] }>((resolve, reject) => {
-      const cli = fileURLToPath(new URL('../src/cli/billing.ts', import.meta.url));
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', cli, 'run', '--at', at.toISOString()],
-        {
-          env: {
-            ...process.env,
-            DATABASE_URL: server.databaseUrl,
-            DATABASE_SCHEMA: server.schema,
-            LOG_LEVEL: 'silent',
-          },
-        },
-      );
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.on('error', reject);
-      child.on('exit', (code) =>
-        code === 0
-          ? resolve(JSON.parse(output) as { usageRestrictionChanged: string[]; errors: unknown[] })
-          : reject(new Error(output)),
-      );
-    });
+  const runCli = async (at: Date) =>
+    JSON.parse(
+      await runCliOk('billing', ['run', '--at', at.toISOString()], databaseOf(server)),
+    ) as { usageRestrictionChanged: string[]; errors: unknown[] };
 
   const steps = (entries: Awaited<ReturnType<typeof history>>) =>
     entries.map((entry) => [entry.from, entry.to, entry.reason, entry.metrics]);

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
   DOWNGRADE_REASON_REQUIRED,
   surveyResponseSchema,
@@ -14,23 +12,11 @@ import {
   type TestClient,
   type TestServer,
 } from './support/server.ts';
-
-const cli = fileURLToPath(new URL('../src/cli/billing.ts', import.meta.url));
+import { runCli as runCommand } from './support/cli.ts';
 
 /** Runs the operator CLI; resolves with its exit code and output. */
-function runCli(args: string[], env: Record<string, string | undefined> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCommand('billing', args, env);
 
 const downgrade = {
   orgSlug: 'acme-pro',

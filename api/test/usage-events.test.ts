@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleContaining } from '@meterline/domain';
 import { fixedClock } from '../src/clock.ts';
 import { insertUsageEvents } from '../src/repositories/usage.ts';
 import { startTestServer, testDatabases, type TestServer } from './support/server.ts';
+import { databaseOf, runCli } from './support/cli.ts';
 
 const KEY = 'test-metering-key-0123456789';
 const DAY = 86_400;
@@ -439,29 +438,11 @@ describe.each(testDatabases())('usage ingestion (%s)', (database) => {
     it.runIf(database === 'postgres')(
       "bounds the operator CLI's ingest by the moment it ingests at, writing nothing of a refused batch",
       async () => {
-        const cli = fileURLToPath(new URL('../src/cli/billing.ts', import.meta.url));
         const file = join(mkdtempSync(join(tmpdir(), 'meterline-ingest-')), 'events.json');
-        const ingest = (events: unknown[], at: string) =>
-          new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-            writeFileSync(file, JSON.stringify({ events }));
-            const child = spawn(
-              process.execPath,
-              ['--import', 'tsx', cli, 'ingest', '--file', file, '--at', at],
-              {
-                env: {
-                  ...process.env,
-                  DATABASE_URL: server.databaseUrl,
-                  DATABASE_SCHEMA: server.schema,
-                  LOG_LEVEL: 'silent',
-                },
-              },
-            );
-            let output = '';
-            child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-            child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-            child.on('error', reject);
-            child.on('exit', (code) => resolve({ code, output }));
-          });
+        const ingest = (events: unknown[], at: string) => {
+          writeFileSync(file, JSON.stringify({ events }));
+          return runCli('billing', ['ingest', '--file', file, '--at', at], databaseOf(server));
+        };
         const at = '2030-03-01T00:00:00Z';
         const batch = [egress('cli-fine', now() - DAY), egress('cli-old', now() - 61 * DAY)];
         const refused = await ingest(batch, at);

@@ -96,14 +96,7 @@ describe.each(testDatabases())('webhooks (%s)', (database) => {
   const db = () => server.database.db;
   const base = (slug: string) => `/platform/organizations/${slug}/webhooks`;
   const deliver = () => deliverDueWebhooks(db(), local);
-  const orgId = async (slug: string) =>
-    (
-      await db()
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', slug)
-        .executeTakeFirstOrThrow()
-    ).id;
+  const orgId = (slug: string) => server.organizationId(slug);
 
   async function create(slug: string, events: string[], url = receiver.url, user = 'owner') {
     const response = await as(user).post(base(slug), { url, events, description: 'Ledger' });

@@ -34,13 +34,7 @@ describe.each(testDatabases())('Stripe webhooks (%s)', (database) => {
       },
     });
     owner = await server.signIn('owner@example.com');
-    organizationId = (
-      await server.database.db
-        .selectFrom('organizations')
-        .select('id')
-        .where('slug', '=', 'acme-pro')
-        .executeTakeFirstOrThrow()
-    ).id;
+    organizationId = await server.organizationId('acme-pro');
   });
   afterAll(() => server.close());
 
