@@ -9,9 +9,9 @@ import { SESSION_COOKIE } from './plugins/session.ts';
  * grouped by, and the page's look. The operations themselves come from the routes (openapi.ts).
  */
 
-const BASE = 'http://localhost:8080';
-
-const DESCRIPTION = `The platform API behind the Meterline billing console: subscriptions, the upcoming invoice, past invoices and their PDFs, payment methods, credits, usage, billing address and tax ID. The web app uses nothing else.
+/** What the reference says before its operations, with curl examples that name `BASE`, its server. */
+function description(BASE: string): string {
+  return `The platform API behind the Meterline billing console: subscriptions, the upcoming invoice, past invoices and their PDFs, payment methods, credits, usage, billing address and tax ID. The web app uses nothing else.
 
 Money is integer cents (the top-up amount alone is whole US dollars); times are unix seconds. Errors answer \`{"message": "…"}\`; a 400 names the field and the rule it breaks. Each operation lists its security, the permission it needs in the organization of its path (\`x-permission\`, \`none\` outside an organization) and the errors it can answer.
 
@@ -74,12 +74,12 @@ curl -s -X POST ${BASE}/internal/usage-events \\
 \`\`\`
 
 The OpenAPI document itself is at [/platform/openapi.json](/platform/openapi.json).`;
+}
 
-export const API_INFO = {
-  title: 'Meterline platform API',
-  description: DESCRIPTION,
-  version: '1.0.0',
-};
+/** The document's `info`, its examples addressed to `base` (an origin, `http://host:port`). */
+export function apiInfo(base: string) {
+  return { title: 'Meterline platform API', description: description(base), version: '1.0.0' };
+}
 
 /** The resources, in the order a reader meets them; every operation carries one of these tags. */
 export const API_TAGS = [
