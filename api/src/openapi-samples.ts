@@ -18,9 +18,9 @@ const BY_NAME: [RegExp, number][] = [
   [/(threshold|alert|reached|percent)/, 75],
   [/status/, 200],
   [/_ms$/, 120],
+  [/(number_of|(^|[_-])count$|limit|accepted|attempts)/, 3],
   [/(amount|balance|budget|charge|cost|credit|price|spend|total|projected|estimate)/, 2500],
   [/(usage|quantity|hours)/, 720],
-  [/(number_of|count|limit|accepted|attempts)/, 3],
 ];
 
 const bound = (value: unknown): number | undefined =>
