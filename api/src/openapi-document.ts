@@ -67,6 +67,26 @@ export function documentFor(document: Document, url: string): Document {
   };
 }
 
+/**
+ * The reference page's copy: zod bounds every integer by ±9007199254740991, the largest a JavaScript
+ * number holds exactly. The document keeps those bounds for the tools that read it; a person reading
+ * "[-9007199254740991, 9007199254740991]" beside every amount and time learns nothing, so the page
+ * leaves them out and shows the bounds that are rules of ours.
+ */
+export function withoutNumberLimits(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNumberLimits);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(
+        ([key, item]) =>
+          !(key === 'maximum' && item === Number.MAX_SAFE_INTEGER) &&
+          !(key === 'minimum' && item === Number.MIN_SAFE_INTEGER),
+      )
+      .map(([key, item]) => [key, withoutNumberLimits(item)]),
+  );
+}
+
 async function openApiDocument(app: FastifyInstance, options: OpenApiDocumentOptions) {
   await app.register(swagger, {
     openapi: {
@@ -79,12 +99,21 @@ async function openApiDocument(app: FastifyInstance, options: OpenApiDocumentOpt
     // The domain's schema names ("Invoice"), not the provider's read and write variants ("InvoiceInput").
     transformObject: (input) => finishDocument(domainSchemaNames(jsonSchemaTransformObject(input))),
   });
+  const built = () => app.swagger() as unknown as Document;
   const served = (request: FastifyRequest) =>
-    documentFor(app.swagger() as unknown as Document, serverUrl(request, options.publicUrl));
+    documentFor(built(), serverUrl(request, options.publicUrl));
+  // The page's copy is made once, from the document as built (which Swagger UI's plugin caches too).
+  let page: { from: Document; copy: Document } | undefined;
+  const forPage = () => {
+    const from = built();
+    if (page?.from !== from) page = { from, copy: withoutNumberLimits(from) as Document };
+    return page.copy;
+  };
   await app.register(swaggerUi, {
     ...API_REFERENCE_UI,
     transformSpecificationClone: false,
-    transformSpecification: (_document, request) => served(request),
+    transformSpecification: (_document, request) =>
+      documentFor(forPage(), serverUrl(request, options.publicUrl)),
   });
   app.get(
     '/platform/openapi.json',
