@@ -65,7 +65,7 @@ html, body { margin: 0; background: var(--ml-background); }
 #swagger-ui .swagger-ui .wrapper { max-width: 1100px; padding: 0 20px; box-sizing: border-box; }
 #swagger-ui .swagger-ui .info { margin: 32px 0 24px; }
 #swagger-ui .swagger-ui .info .title { font-size: 28px; font-weight: 600; letter-spacing: -0.01em; }
-#swagger-ui .swagger-ui .info .title small { background: var(--ml-muted-foreground); }
+#swagger-ui .swagger-ui .info .title small { background: oklch(0.45 0.012 260); }
 #swagger-ui .swagger-ui .info .title small.version-stamp { background: var(--ml-primary); }
 #swagger-ui .swagger-ui .info .title small pre { color: #fff; }
 #swagger-ui .swagger-ui .info .markdown p, #swagger-ui .swagger-ui .info .markdown li { font-size: 14px; line-height: 1.6; }

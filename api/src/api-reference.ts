@@ -139,8 +139,8 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
 </svg>`;
 
 /**
- * What Swagger UI leaves unnamed: the logo image and the dark-mode button get names, and the page
- * gets its main landmark.
+ * What Swagger UI leaves unnamed: the logo image, the dark-mode button and the server list get names,
+ * the page its main landmark, and the blocks that scroll sideways a place in the tab order.
  */
 const JS = `
 (function () {
@@ -151,6 +151,12 @@ const JS = `
     if (logo && !logo.hasAttribute('alt')) logo.setAttribute('alt', 'Meterline API reference');
     var toggle = document.querySelector('.dark-mode-toggle button');
     if (toggle && !toggle.hasAttribute('aria-label')) toggle.setAttribute('aria-label', 'Dark mode');
+    var servers = document.querySelector('select#servers');
+    if (servers && !servers.hasAttribute('aria-label')) servers.setAttribute('aria-label', 'Server');
+    // Wide code and tables scroll inside themselves: a keyboard reaches them too.
+    document.querySelectorAll('.renderedMarkdown pre, .renderedMarkdown table').forEach(function (wide) {
+      if (!wide.hasAttribute('tabindex')) wide.setAttribute('tabindex', '0');
+    });
   }
   new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true });
   name();
