@@ -4,7 +4,8 @@ import { withSamples } from './openapi-samples.ts';
 /**
  * The last pass over the built document, once: the schemas as OpenAPI 3.1 wants them (no `$schema`
  * or `$id`, which the zod provider leaves on named schemas with an id no resolver could use), an
- * `operationId` on each operation (openapi-operation-ids.ts) and examples on its numbers
+ * `operationId` on each operation (openapi-operation-ids.ts), its answers described by their status
+ * where no route said more than Fastify's "Default Response", and examples on its numbers
  * (openapi-samples.ts).
  */
 
@@ -18,6 +19,26 @@ function withoutIdentifiers(schema: unknown): unknown {
   return rest;
 }
 
+/** Fastify's placeholder for an answer no route described, and what the status itself says instead. */
+const PLACEHOLDER = 'Default Response';
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No body',
+};
+
+function withDescribedAnswers(operation: Json): Json {
+  const responses = operation.responses as Record<string, Json> | undefined;
+  if (!responses) return operation;
+  const described = Object.entries(responses).map(([status, response]) =>
+    response.description === PLACEHOLDER
+      ? [status, { ...response, description: STATUS_TEXT[status] ?? `Status ${status}` }]
+      : [status, response],
+  );
+  return { ...operation, responses: Object.fromEntries(described) };
+}
+
 function withOperationIds(paths: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(
     Object.entries(paths).map(([url, item]) => [
@@ -25,7 +46,13 @@ function withOperationIds(paths: Record<string, Json>): Record<string, Json> {
       Object.fromEntries(
         Object.entries(item).map(([method, operation]) =>
           METHODS.has(method) && operation && typeof operation === 'object'
-            ? [method, { operationId: operationIdOf(method, url), ...(operation as Json) }]
+            ? [
+                method,
+                withDescribedAnswers({
+                  operationId: operationIdOf(method, url),
+                  ...(operation as Json),
+                }),
+              ]
             : [method, operation],
         ),
       ),

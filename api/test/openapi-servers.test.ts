@@ -90,13 +90,14 @@ describe.each(testDatabases())('the OpenAPI document names its server (%s)', (da
   });
 });
 
-describe('behind a proxy, or at a configured public address', () => {
-  const servers: TestServer[] = [];
-  afterAll(() => Promise.all(servers.map((server) => server.close())));
+describe('behind a proxy that TRUST_PROXY names', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: '127.0.0.1' } });
+  });
+  afterAll(() => server?.close());
 
-  it('names the forwarded origin when TRUST_PROXY names the proxy', async () => {
-    const server = await startTestServer({ env: { TRUST_PROXY: '127.0.0.1' } });
-    servers.push(server);
+  it('names the forwarded origin', async () => {
     const document = await getDocument(server.url, '/platform/openapi.json', {
       'x-forwarded-proto': 'https',
       'x-forwarded-host': 'billing.example.com',
@@ -104,10 +105,16 @@ describe('behind a proxy, or at a configured public address', () => {
     expect(document.servers?.map((entry) => entry.url)).toEqual(['https://billing.example.com']);
     expect(document.info.description).toContain('curl -s https://billing.example.com/platform/');
   });
+});
 
-  it('names PUBLIC_URL when it is set, whatever the request', async () => {
-    const server = await startTestServer({ env: { PUBLIC_URL: 'https://console.example.com/' } });
-    servers.push(server);
+describe('at a configured public address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PUBLIC_URL: 'https://console.example.com/' } });
+  });
+  afterAll(() => server?.close());
+
+  it('names PUBLIC_URL, whatever the request', async () => {
     const document = await fetchDocument(server.url);
     expect(document.servers?.map((entry) => entry.url)).toEqual(['https://console.example.com']);
     expect(document.info.description).toContain('https://console.example.com/platform/auth/csrf');
