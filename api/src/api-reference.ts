@@ -1,5 +1,6 @@
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { ACCESS_TOKEN_REQUESTS_PER_MINUTE } from '@meterline/domain';
+import { API_REFERENCE_CSS } from './api-reference-style.ts';
 import { CSRF_COOKIE, CSRF_HEADER } from './plugins/csrf.ts';
 import { SESSION_COOKIE } from './plugins/session.ts';
 
@@ -9,9 +10,9 @@ import { SESSION_COOKIE } from './plugins/session.ts';
  * grouped by, and the page's look. The operations themselves come from the routes (openapi.ts).
  */
 
-const BASE = 'http://localhost:8080';
-
-const DESCRIPTION = `The platform API behind the Meterline billing console: subscriptions, the upcoming invoice, past invoices and their PDFs, payment methods, credits, usage, billing address and tax ID. The web app uses nothing else.
+/** What the reference says before its operations, with curl examples that name `BASE`, its server. */
+function description(BASE: string): string {
+  return `The platform API behind the Meterline billing console: subscriptions, the upcoming invoice, past invoices and their PDFs, payment methods, credits, usage, billing address and tax ID. The web app uses nothing else.
 
 Money is integer cents (the top-up amount alone is whole US dollars); times are unix seconds. Errors answer \`{"message": "…"}\`; a 400 names the field and the rule it breaks. Each operation lists its security, the permission it needs in the organization of its path (\`x-permission\`, \`none\` outside an organization) and the errors it can answer.
 
@@ -74,12 +75,12 @@ curl -s -X POST ${BASE}/internal/usage-events \\
 \`\`\`
 
 The OpenAPI document itself is at [/platform/openapi.json](/platform/openapi.json).`;
+}
 
-export const API_INFO = {
-  title: 'Meterline platform API',
-  description: DESCRIPTION,
-  version: '1.0.0',
-};
+/** The document's `info`, its examples addressed to `base` (an origin, `http://host:port`). */
+export function apiInfo(base: string) {
+  return { title: 'Meterline platform API', description: description(base), version: '1.0.0' };
+}
 
 /** The resources, in the order a reader meets them; every operation carries one of these tags. */
 export const API_TAGS = [
@@ -138,63 +139,8 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
 </svg>`;
 
 /**
- * The console's look on Swagger UI: its font, its blue, its quiet surfaces, in Swagger UI's light and
- * dark modes (the bulb in the bar, which follows the system's until it is clicked). Method badges and
- * code are darker than Swagger UI's own, for contrast.
- */
-const CSS = `
-body { margin: 0; }
-.swagger-ui, .swagger-ui .info .title, .swagger-ui .opblock-tag, .swagger-ui .opblock .opblock-summary-description,
-.swagger-ui .markdown p, .swagger-ui .markdown li, .swagger-ui table, .swagger-ui .model-title, .swagger-ui .btn,
-.swagger-ui input, .swagger-ui select, .swagger-ui .tab li, .swagger-ui .response-col_status, .swagger-ui .parameter__name {
-  font-family: -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif;
-}
-.swagger-ui .topbar { background: #15171c; padding: 10px 0; }
-.swagger-ui .topbar .download-url-wrapper { display: none; }
-.swagger-ui .topbar-wrapper a { max-width: none; }
-.swagger-ui .topbar-wrapper img { height: 32px; }
-.swagger-ui .topbar .topbar-wrapper { flex-wrap: nowrap; gap: 12px; }
-.swagger-ui .info .renderedMarkdown table { display: block; overflow-x: auto; }
-.swagger-ui .wrapper { max-width: 1100px; }
-.swagger-ui .info { margin: 32px 0 24px; }
-.swagger-ui .info .title { font-size: 28px; font-weight: 600; letter-spacing: -0.01em; }
-.swagger-ui .info .title small.version-stamp { background: #2f5bd3; }
-.swagger-ui .info .title small pre { color: #fff; }
-.swagger-ui .info .markdown p, .swagger-ui .info .markdown li { font-size: 14px; line-height: 1.6; }
-.swagger-ui .markdown pre, .swagger-ui .info pre { background: #15171c; border-radius: 8px; padding: 14px 16px; }
-.swagger-ui .markdown pre > code, .swagger-ui .info pre > code { color: #e8eaee; font-size: 12.5px; }
-.swagger-ui .opblock-tag { font-size: 18px; font-weight: 600; }
-.swagger-ui .opblock-tag small { font-size: 13px; }
-.swagger-ui .opblock { border-radius: 8px; box-shadow: none; }
-.swagger-ui .opblock .opblock-summary-method { min-width: 72px; }
-.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d4ed8; }
-.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #047857; }
-.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #b45309; }
-.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f766e; }
-.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b91c1c; }
-.swagger-ui .opblock.opblock-head .opblock-summary-method { background: #6d28d9; }
-.swagger-ui .btn.execute { background: #2f5bd3; border-color: #2f5bd3; }
-.swagger-ui .scheme-container { border-radius: 10px; box-shadow: none; margin: 0 0 24px; }
-.swagger-ui section.models { border-radius: 10px; }
-html:not(.dark-mode) body { background: #f7f8fa; }
-html:not(.dark-mode) .swagger-ui .info .title, html:not(.dark-mode) .swagger-ui .opblock-tag,
-html:not(.dark-mode) .swagger-ui .info h2, html:not(.dark-mode) .swagger-ui .info h3 { color: #15171c; }
-html:not(.dark-mode) .swagger-ui .info .markdown p, html:not(.dark-mode) .swagger-ui .info .markdown li { color: #30343c; }
-html:not(.dark-mode) .swagger-ui .info .markdown code { color: #3b2f9e; }
-html:not(.dark-mode) .swagger-ui .opblock-tag small { color: #4b5160; }
-html:not(.dark-mode) .swagger-ui .scheme-container { background: #fff; border: 1px solid #e3e5ea; }
-html:not(.dark-mode) .swagger-ui section.models { background: #fff; border-color: #e3e5ea; }
-html:not(.dark-mode) .swagger-ui .info a { color: #2f5bd3; }
-html:not(.dark-mode) .swagger-ui .btn.authorize { color: #2f5bd3; border-color: #2f5bd3; }
-html:not(.dark-mode) .swagger-ui .btn.authorize svg { fill: #2f5bd3; }
-html.dark-mode body { background: #111318; }
-html.dark-mode .swagger-ui .info .markdown code { color: #c9c2ff; }
-html.dark-mode .swagger-ui .info a { color: #9db4ff; }
-`;
-
-/**
- * What Swagger UI leaves unnamed: the logo image and the dark-mode button get names, and the page
- * gets its main landmark.
+ * What Swagger UI leaves unnamed: the logo image, the dark-mode button and the server list get names,
+ * the page its main landmark, and the blocks that scroll sideways a place in the tab order.
  */
 const JS = `
 (function () {
@@ -205,6 +151,12 @@ const JS = `
     if (logo && !logo.hasAttribute('alt')) logo.setAttribute('alt', 'Meterline API reference');
     var toggle = document.querySelector('.dark-mode-toggle button');
     if (toggle && !toggle.hasAttribute('aria-label')) toggle.setAttribute('aria-label', 'Dark mode');
+    var servers = document.querySelector('select#servers');
+    if (servers && !servers.hasAttribute('aria-label')) servers.setAttribute('aria-label', 'Server');
+    // Wide code and tables scroll inside themselves: a keyboard reaches them too.
+    document.querySelectorAll('.renderedMarkdown pre, .renderedMarkdown table').forEach(function (wide) {
+      if (!wide.hasAttribute('tabindex')) wide.setAttribute('tabindex', '0');
+    });
   }
   new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true });
   name();
@@ -215,7 +167,7 @@ export const API_REFERENCE_UI: FastifySwaggerUiOptions = {
   routePrefix: '/platform/docs',
   theme: {
     title: 'API reference · Meterline',
-    css: [{ filename: 'meterline.css', content: CSS }],
+    css: [{ filename: 'meterline.css', content: API_REFERENCE_CSS }],
     js: [{ filename: 'meterline.js', content: JS }],
     favicon: [
       {

@@ -3,20 +3,13 @@ import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransformObject,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
-import { API_INFO, API_REFERENCE_UI, API_TAGS } from './api-reference.ts';
-import { domainSchemaNames } from './openapi-names.ts';
-import { MAX_PATH_PARAMETER_LENGTH, operationTransform, SECURITY_SCHEMES } from './openapi.ts';
+import { MAX_PATH_PARAMETER_LENGTH } from './openapi.ts';
+import openApiDocument, { configuredPublicUrl } from './openapi-document.ts';
 import { logFormat, logOptions, requestLogging, type LogStream } from './log-options.ts';
 import access from './plugins/access.ts';
 import { AccessCache } from './plugins/access-cache.ts';
@@ -151,22 +144,10 @@ export async function buildApp({
   // database too: one way of counting, the one every test runs). Only routes that name a limit count.
   const counters = new RateLimitCounters(db);
   await app.register(rateLimit, { global: false, store: sharedRateLimitStore(counters) });
-  await app.register(swagger, {
-    openapi: {
-      info: API_INFO,
-      tags: [...API_TAGS],
-      components: { securitySchemes: SECURITY_SCHEMES },
-    },
-    transform: operationTransform({ bodyLimit: BODY_LIMIT }),
-    // The domain's schema names ("Invoice"), not the provider's read and write variants ("InvoiceInput").
-    transformObject: (input) => domainSchemaNames(jsonSchemaTransformObject(input)),
+  await app.register(openApiDocument, {
+    bodyLimit: BODY_LIMIT,
+    publicUrl: configuredPublicUrl(config),
   });
-  await app.register(swaggerUi, API_REFERENCE_UI);
-  app.get(
-    '/platform/openapi.json',
-    { schema: { hide: true }, config: { access: { kind: 'public' } } },
-    () => app.swagger(),
-  );
 
   const accessCache = onAccessChange ? new AccessCache(ACCESS_CACHE_MS) : null;
   if (accessCache) await onAccessChange?.(() => accessCache.clear());

@@ -210,7 +210,8 @@ export function operationTransform(options: { bodyLimit: number }): SwaggerTrans
     for (const [status, entry] of Object.entries(documented)) {
       // An answer without a body (z.null(): HEAD, 204) is documented without content.
       const nothing =
-        Array.isArray(entry.enum) && entry.enum.length === 1 && entry.enum[0] === null;
+        entry.type === 'null' ||
+        (Array.isArray(entry.enum) && entry.enum.length === 1 && entry.enum[0] === null);
       if (nothing) {
         const { description = 'No body', headers } = entry;
         documented[status] = { type: 'null', description, ...(headers ? { headers } : {}) };

@@ -114,8 +114,9 @@ describe.each(testDatabases())('the API reference (%s)', (database) => {
 
     expect(document.info.title).toBe('Meterline platform API');
     const { description } = document.info;
-    expect(description).toContain('curl -s -c jar -b jar http://localhost:8080/platform/auth/csrf');
-    expect(description).toContain('-X POST http://localhost:8080/platform/auth/sign-in');
+    expect(description).toContain(`curl -s -c jar -b jar ${server.url}/platform/auth/csrf`);
+    expect(description).toContain(`-X POST ${server.url}/platform/auth/sign-in`);
+    expect(description).not.toContain('localhost:8080');
     expect(description).toContain('"x-csrf-token: $TOKEN"');
     expect(description).toContain('authorization: Bearer $METERING_API_KEY');
   });

@@ -175,7 +175,7 @@ export interface Base {
 }
 
 const isNumber = (document: OpenApiDocument, schema: JsonSchema) =>
-  ['integer', 'number'].includes(resolve(document, schema).type ?? '');
+  [resolve(document, schema).type].flat().some((type) => type === 'integer' || type === 'number');
 
 /**
  * Why the document refuses `value` in a number field, if it does: out of the declared range, not whole

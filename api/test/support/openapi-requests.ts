@@ -6,7 +6,8 @@
  */
 
 export interface JsonSchema {
-  type?: string;
+  /** A list in OpenAPI 3.1 when the value may also be null: `["integer", "null"]`. */
+  type?: string | string[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -68,7 +69,7 @@ export interface Variant {
 
 type Examples = Record<string, unknown>;
 
-/** Follows $ref and picks the branch of a nullable union that is not null. */
+/** Follows $ref and picks the branch of a nullable union, or the type of a nullable type, that is not null. */
 export function resolve(document: OpenApiDocument, schema: JsonSchema): JsonSchema {
   let current = schema;
   for (;;) {
@@ -85,6 +86,10 @@ export function resolve(document: OpenApiDocument, schema: JsonSchema): JsonSche
       if (!branch) throw new Error('a union of null only');
       current = branch;
       continue;
+    }
+    if (Array.isArray(current.type)) {
+      const types = current.type.filter((type) => type !== 'null');
+      return types.length === 1 ? { ...current, type: types[0] } : current;
     }
     return current;
   }
