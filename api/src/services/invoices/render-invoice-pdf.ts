@@ -200,7 +200,7 @@ export function renderInvoicePdf(
     useFont(doc, 'bold')
       .fillColor(INK)
       .fontSize(9)
-      .text('Reverse charge', MARGIN, doc.y + 4, { width, continued: true });
+      .text('Reverse charge', MARGIN, doc.y + 6, { width, continued: true });
     useFont(doc, 'regular')
       .fillColor(MUTED)
       .text(
