@@ -307,6 +307,13 @@ export function renderInvoicePdf(
     y += 16;
   };
   y += 4;
+  // The totals stay together: a page that ends in the middle of them reads as a different sum.
+  const totalRows =
+    3 +
+    Number(invoice.credited_to_balance > 0) +
+    Number(invoice.amount_paid > 0) +
+    Number(invoice.status !== 'void');
+  room(totalRows * 16 + 2, false);
   total('Subtotal', invoice.subtotal);
   total('Credit applied', -invoice.credit_applied);
   total('Total', invoice.amount_due, true);
