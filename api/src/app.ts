@@ -182,6 +182,7 @@ export async function buildApp({
       addressLines: config.SELLER_ADDRESS,
       taxId: config.SELLER_TAX_ID,
     },
+    publicUrl: config.PUBLIC_URL,
   });
   await app.register(usageRoutes, { db, clock, cache: cycleRows });
   await app.register(internalRoutes, { db, clock });

@@ -20,6 +20,7 @@ import { HttpError } from '../plugins/errors.ts';
 import { callerMay, requireOrg } from '../plugins/request-context.ts';
 import { countInvoices, findInvoice, listInvoices } from '../repositories/invoices.ts';
 import { organizationName } from '../repositories/organizations.ts';
+import { payLinkSecret, signedPayLinkPath } from '../repositories/pay-links.ts';
 import { renderInvoicePdf, type Seller } from '../services/invoices/render-invoice-pdf.ts';
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -29,9 +30,9 @@ const readSubscriptions = {
 
 export const INVOICE_NOT_FOUND = 'Invoice not found';
 
-const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
+const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller; publicUrl: string }> = async (
   app,
-  { db, seller },
+  { db, seller, publicUrl },
 ) => {
   const list = '/platform/organizations/:slug/billing/invoices';
   const totalCount: Record<string, Record<string, ResponseHeader>> = {
@@ -153,10 +154,18 @@ const invoiceRoutes: FastifyPluginAsyncZod<{ db: Db; seller: Seller }> = async (
       const { organizationId, slug } = requireOrg(request);
       const invoice = await findInvoice(db, organizationId, slug, request.params.invoiceId);
       if (!invoice) throw new HttpError(404, INVOICE_NOT_FOUND);
+      const may = callerMay(request);
+      // The signed link, as the billing emails carry it, only for a caller who may pay (as the payment-link
+      // route below): another member's copy says when it is due, and not how to pay it.
+      const payUrl =
+        canPayNow(invoice) && may('billing_write:subscriptions')
+          ? `${publicUrl}${signedPayLinkPath(await payLinkSecret(db), invoice.id, slug)}`
+          : null;
       const pdf = await renderInvoicePdf(
-        invoiceSeenBy(invoice, callerMay(request)),
+        invoiceSeenBy(invoice, may),
         await organizationName(db, organizationId),
         seller,
+        { payUrl },
       );
       return reply
         .type('application/pdf')

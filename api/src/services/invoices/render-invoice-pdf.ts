@@ -1,4 +1,5 @@
 import {
+  canPayNow,
   cardBrandName,
   CREDITED_TO_BALANCE_LABEL,
   countryName,
@@ -13,11 +14,14 @@ import {
   type InvoiceDetail,
 } from '@meterline/domain';
 import PDFDocument from 'pdfkit';
+import { OVERDUE_AFTER_DAYS } from '../restrictions/restrictions.ts';
+import { printText, textHeight, useFont } from './pdf-fonts.ts';
 
 const MARGIN = 50;
 const MUTED = '#6b7280';
 const INK = '#111827';
 const RULE = '#e5e7eb';
+const LINK = '#1d4ed8';
 const FOOTER_SPACE = 40;
 
 /** Who issues the invoice: the configured seller (SELLER_NAME, SELLER_ADDRESS, SELLER_TAX_ID). */
@@ -53,22 +57,53 @@ function lineRow(line: InvoiceDetail['lines'][number]) {
   };
 }
 
+/** What the caller may do from the document: the signed payment link, for one who may pay. */
+export interface PdfOptions {
+  /** The absolute signed link to pay the invoice, or null for a caller who may not pay it. */
+  readonly payUrl: string | null;
+}
+
+const DAY_SECONDS = 86_400;
+
+/** When an invoice falls due: finalization and the days after which an unpaid one is overdue. */
+export function invoiceDueAt(finalizedAt: number): number {
+  return finalizedAt + OVERDUE_AFTER_DAYS * DAY_SECONDS;
+}
+
+/**
+ * "Pay online:" and the signed link under it, clickable and printed whole so that a paper copy can be typed:
+ * on one line when it fits, else cut before its query (a link wraps at a hyphen, which reads as part of it).
+ */
+function payLink(doc: PDFKit.PDFDocument, url: string, width: number) {
+  useFont(doc, 'regular').fontSize(9).fillColor(INK).moveDown(0.3);
+  doc.text('Pay online:', MARGIN, doc.y, { width });
+  doc.fontSize(8).fillColor(LINK);
+  const query = url.indexOf('?');
+  const lines =
+    doc.widthOfString(url) <= width || query < 0 ? [url] : [url.slice(0, query), url.slice(query)];
+  for (const line of lines) doc.text(line, MARGIN, doc.y, { width, link: url });
+}
+
 /**
  * The invoice as a PDF, rendered from the stored invoice only: what was finalized is what is printed, down
  * to the billing name, address and tax ID of that day. Laid out as invoices are: the seller and the
  * customer, the invoice's number and dates, one row per line (quantity billed, usage and quota under it,
  * unit price, amount; each project's share under the line), then subtotal, credit, total, payment and
- * what is left to pay.
+ * what is left to pay; an invoice with something left to pay says when it falls due and, for a caller who
+ * may pay, the signed link that pays it. Names, addresses and descriptions print in any script (pdf-fonts.ts).
  */
 export function renderInvoicePdf(
   invoice: InvoiceDetail,
   organizationName: string,
   seller: Seller,
+  options: PdfOptions = { payUrl: null },
 ): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
     bufferPages: true,
+    // No standard font (which prints Latin-1 alone): every text picks an embedded one.
+    font: '',
     // Dated the day it was finalized, so the same invoice is the same file byte for byte, whenever fetched
     // (pdfkit derives the file's ID from these facts too).
     info: {
@@ -91,22 +126,29 @@ export function renderInvoicePdf(
     doc.moveTo(MARGIN, y).lineTo(right, y).lineWidth(0.75).strokeColor(color).stroke();
 
   // Header: the title and the invoice's facts on the left, the seller's name on the right.
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(22).text('Invoice', MARGIN, MARGIN);
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(14)
-    .text(seller.name, MARGIN, MARGIN + 4, { width, align: 'right' });
-  doc.moveDown(1.2);
+  useFont(doc, 'bold').fillColor(INK).fontSize(22).text('Invoice', MARGIN, MARGIN);
+  doc.fontSize(14);
+  printText(
+    doc,
+    seller.name,
+    MARGIN + 120,
+    MARGIN + 4,
+    { width: width - 120, align: 'right' },
+    'bold',
+  );
   const facts: [string, string][] = [
     ['Invoice number', invoice.number],
     ['Date of issue', formatInvoiceDate(invoice.finalized_at)],
     ['Billing period', formatPeriod(invoice.period_start, invoice.period_end)],
     ['Status', invoiceStatusLabel(invoice.status)],
   ];
+  const remaining = Math.max(0, invoice.amount_due - invoice.amount_paid);
+  const dueAt = remaining > 0 && canPayNow(invoice) ? invoiceDueAt(invoice.finalized_at) : null;
+  if (dueAt !== null) facts.push(['Date due', formatInvoiceDate(dueAt)]);
   if (invoice.paid_at !== null) facts.push(['Date paid', formatInvoiceDate(invoice.paid_at)]);
-  let y = MARGIN + 42;
+  let y = Math.max(MARGIN + 42, doc.y + 8);
   for (const [label, value] of facts) {
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(label, MARGIN, y, { width: 100 });
+    useFont(doc, 'regular').fontSize(9).fillColor(MUTED).text(label, MARGIN, y, { width: 100 });
     doc.fillColor(INK).text(value, MARGIN + 100, y, { width: 220 });
     y += 14;
   }
@@ -115,17 +157,15 @@ export function renderInvoicePdf(
   const blockTop = y + 22;
   const half = width / 2;
   const block = (x: number, title: string, lines: string[]) => {
-    doc
-      .font('Helvetica-Bold')
+    useFont(doc, 'bold')
       .fontSize(9)
       .fillColor(INK)
       .text(title, x, blockTop, { width: half - 20 });
     doc.moveDown(0.3);
-    doc.font('Helvetica').fontSize(9).fillColor(INK);
-    const [first, ...rest] = lines;
-    if (first) doc.font('Helvetica-Bold').text(first, x, doc.y, { width: half - 20 });
-    doc.font('Helvetica');
-    for (const text of rest) doc.text(text, x, doc.y, { width: half - 20 });
+    // The first line (the name) in bold; each line in the fonts its scripts need, wrapped in the column.
+    lines.forEach((text, index) => {
+      printText(doc, text, x, doc.y, { width: half - 20 }, index === 0 ? 'bold' : 'regular');
+    });
     return doc.y;
   };
   const sellerBottom = block(MARGIN, 'From', [
@@ -146,23 +186,22 @@ export function renderInvoicePdf(
   const billToBottom = block(MARGIN + half, 'Bill to', billTo);
 
   // What this invoice comes to, in one sentence.
-  const remaining = Math.max(0, invoice.amount_due - invoice.amount_paid);
   y = Math.max(sellerBottom, billToBottom) + 24;
   const headline =
     invoice.status === 'void'
       ? `${formatCents(invoice.amount_due)} · void, nothing to pay`
       : remaining === 0
         ? `${formatCents(invoice.amount_due)} paid${invoice.paid_at === null ? '' : ` on ${formatInvoiceDate(invoice.paid_at)}`}`
-        : `${formatCents(remaining)} due`;
-  doc.font('Helvetica-Bold').fontSize(15).fillColor(INK).text(headline, MARGIN, y, { width });
+        : `${formatCents(remaining)} due${dueAt === null ? '' : ` ${formatInvoiceDate(dueAt)}`}`;
+  useFont(doc, 'bold').fontSize(15).fillColor(INK).text(headline, MARGIN, y, { width });
+  if (dueAt !== null && options.payUrl !== null) payLink(doc, options.payUrl, width);
   if (isReverseCharge(seller.taxId, invoice.tax_id)) {
     // Under the amount, where whoever books the invoice looks first.
-    doc
-      .moveDown(0.3)
-      .font('Helvetica-Bold')
+    useFont(doc, 'bold')
+      .fillColor(INK)
       .fontSize(9)
-      .text('Reverse charge', { continued: true })
-      .font('Helvetica')
+      .text('Reverse charge', MARGIN, doc.y + 6, { width, continued: true });
+    useFont(doc, 'regular')
       .fillColor(MUTED)
       .text(
         ': VAT to be accounted for by the customer (Article 196 of Council Directive 2006/112/EC).',
@@ -178,7 +217,7 @@ export function renderInvoicePdf(
     amount: { x: right - 65, width: 65 },
   };
   const header = () => {
-    doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED);
+    useFont(doc, 'bold').fontSize(8).fillColor(MUTED);
     doc.text('DESCRIPTION', columns.description.x, y, { width: columns.description.width });
     doc.text('QUANTITY', columns.quantity.x, y, { width: columns.quantity.width });
     doc.text('UNIT PRICE', columns.unitPrice.x, y, { width: columns.unitPrice.width });
@@ -200,11 +239,12 @@ export function renderInvoicePdf(
     for (const entry of line.breakdown) {
       const { usage, share } = projectShare(line, entry);
       const text = [entry.project_name, usage, share].filter(Boolean).join(' · ');
-      doc.font('Helvetica').fontSize(8);
-      const height = doc.heightOfString(text, { width: textWidth });
+      // A project's name is the customer's own text: it may be in any script.
+      doc.fontSize(8);
+      const height = textHeight(doc, text, textWidth);
       room(height + 3);
-      doc.font('Helvetica').fontSize(8).fillColor(MUTED);
-      doc.text(text, MARGIN + 12, y, { width: textWidth });
+      doc.fontSize(8).fillColor(MUTED);
+      printText(doc, text, MARGIN + 12, y, { width: textWidth });
       doc.text(formatCents(entry.amount), columns.amount.x, y, {
         width: columns.amount.width,
         align: 'right',
@@ -215,9 +255,9 @@ export function renderInvoicePdf(
 
   for (const line of invoice.lines) {
     const row = lineRow(line);
-    doc.font('Helvetica').fontSize(9);
+    useFont(doc, 'regular').fontSize(9);
     const heights = [
-      doc.heightOfString(line.description, { width: columns.description.width }),
+      textHeight(doc, line.description, columns.description.width),
       doc.heightOfString(row.unitPrice, { width: columns.unitPrice.width }),
       doc.heightOfString(row.quantity || ' ', { width: columns.quantity.width }) +
         (row.detail
@@ -226,8 +266,10 @@ export function renderInvoicePdf(
     ];
     const height = Math.max(...heights);
     room(height + 10);
-    doc.font('Helvetica').fontSize(9).fillColor(INK);
-    doc.text(line.description, columns.description.x, y, { width: columns.description.width });
+    doc.fontSize(9).fillColor(INK);
+    printText(doc, line.description, columns.description.x, y, {
+      width: columns.description.width,
+    });
     doc.text(row.quantity, columns.quantity.x, y, { width: columns.quantity.width });
     if (row.detail) {
       doc
@@ -235,7 +277,7 @@ export function renderInvoicePdf(
         .fillColor(MUTED)
         .text(row.detail, columns.quantity.x, doc.y + 2, { width: columns.quantity.width });
     }
-    doc.font('Helvetica').fontSize(9).fillColor(INK);
+    doc.fontSize(9).fillColor(INK);
     doc.text(row.unitPrice, columns.unitPrice.x, y, { width: columns.unitPrice.width });
     doc.text(formatCents(line.amount), columns.amount.x, y, {
       width: columns.amount.width,
@@ -251,8 +293,7 @@ export function renderInvoicePdf(
   // The totals, under the amounts.
   const total = (label: string, cents: number, bold = false) => {
     room(18, false);
-    doc
-      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+    useFont(doc, bold ? 'bold' : 'regular')
       .fontSize(9)
       .fillColor(INK);
     doc.text(label, columns.quantity.x + 40, y, {
@@ -266,6 +307,13 @@ export function renderInvoicePdf(
     y += 16;
   };
   y += 4;
+  // The totals stay together: a page that ends in the middle of them reads as a different sum.
+  const totalRows =
+    3 +
+    Number(invoice.credited_to_balance > 0) +
+    Number(invoice.amount_paid > 0) +
+    Number(invoice.status !== 'void');
+  room(totalRows * 16 + 2, false);
   total('Subtotal', invoice.subtotal);
   total('Credit applied', -invoice.credit_applied);
   total('Total', invoice.amount_due, true);
@@ -286,18 +334,18 @@ export function renderInvoicePdf(
   for (let index = range.start; index < range.start + range.count; index++) {
     doc.switchToPage(index);
     doc.page.margins.bottom = 0;
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(
-        `${seller.name} · ${seller.addressLines.join(', ')} · VAT ID ${seller.taxId}\n` +
-          `Amounts in US dollars. Credits apply to future invoices and are not refundable. ` +
-          `Page ${index - range.start + 1} of ${range.count}`,
-        MARGIN,
-        doc.page.height - MARGIN - 22,
-        { width, align: 'center', lineBreak: true },
-      );
+    useFont(doc, 'regular').fontSize(8).fillColor(MUTED);
+    // Line by line: pdfkit starts a line after a break where the one before it ended when centering.
+    const footer = [
+      `${seller.name} · ${seller.addressLines.join(', ')} · VAT ID ${seller.taxId}`,
+      'Amounts in US dollars. Credits apply to future invoices and are not refundable. ' +
+        `Page ${index - range.start + 1} of ${range.count}`,
+    ];
+    let footerY = doc.page.height - MARGIN - 22;
+    for (const text of footer) {
+      printText(doc, text, MARGIN, footerY, { width, align: 'center' });
+      footerY = doc.y;
+    }
   }
   doc.end();
   return done;
