@@ -115,8 +115,11 @@ export interface PaymentGateway {
    * caller died before recording it) is cancelled first, so it can never take money later.
    */
   findPaymentIntentByKey(idempotencyKey: string): Promise<PaymentIntentState | null>;
-  /** Gives a succeeded payment's money back; answers the provider's refund id. */
-  refund(request: RefundRequest): Promise<{ refundRef: string }>;
+  /**
+   * Gives a succeeded payment's money back; answers the provider's refund id, or null when the
+   * provider had already given it all back (a refund made in its dashboard).
+   */
+  refund(request: RefundRequest): Promise<{ refundRef: string | null }>;
   /** Cancels a payment intent still waiting for the customer; answers its state afterwards. */
   cancelPaymentIntent(providerRef: string): Promise<PaymentIntentState>;
   createSetupIntent(request: SetupIntentRequest): Promise<CreatedSetupIntent>;

@@ -138,18 +138,27 @@ export class StripeGateway implements PaymentGateway {
     return stateOf(intent);
   }
 
-  async refund(request: RefundRequest): Promise<{ refundRef: string }> {
-    const refund = await this.call(() =>
-      this.stripe.refunds.create(
+  async refund(request: RefundRequest): Promise<{ refundRef: string | null }> {
+    try {
+      const refund = await this.stripe.refunds.create(
         {
           payment_intent: request.providerRef,
           amount: request.amountCents,
           metadata: { reason: request.reason.slice(0, 500) },
         },
         { idempotencyKey: request.idempotencyKey },
-      ),
-    );
-    return { refundRef: refund.id };
+      );
+      return { refundRef: refund.id };
+    } catch (error) {
+      // Everything was given back already (a refund made in the dashboard): nothing is left to refund.
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError &&
+        error.code === 'charge_already_refunded'
+      ) {
+        return { refundRef: null };
+      }
+      throw providerFailure(error);
+    }
   }
 
   private async createPaymentIntent(request: ChargeRequest): Promise<PaymentIntentState> {
