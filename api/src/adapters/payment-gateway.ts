@@ -137,3 +137,23 @@ export class ProviderUnavailableError extends Failure {
     super('provider_unavailable', message, options);
   }
 }
+
+/**
+ * The provider refused our own credentials (a wrong, revoked or restricted secret key): the operator's
+ * to fix, never the caller's. Answered as an outage (the same request is safe again once fixed) and
+ * logged as an error; its message never holds the key, not even masked.
+ */
+export class ProviderKeyRefusedError extends ProviderUnavailableError {}
+
+/**
+ * A payment's failure when the provider refused the request for a reason of ours, not the card's (an
+ * amount under its minimum, a parameter it does not take): no decline of the card. The provider's own
+ * message goes to the error log.
+ */
+export const PROVIDER_REFUSED_PAYMENT =
+  'The payment provider refused this payment request; nothing was charged.';
+
+/** Where an adapter reports what the operator must see (the server's logger). */
+export interface ProviderLog {
+  error(details: object, message: string): void;
+}

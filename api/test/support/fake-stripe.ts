@@ -286,7 +286,25 @@ export class FakeStripe {
     };
   }
 
+  /** The next payment intent created is refused with a 400 of this code (a request Stripe will not take). */
+  refuseNextIntent(code: string, message: string): void {
+    this.intentRefusal = stripeError(400, 'invalid_request_error', message, { code });
+  }
+
+  private intentRefusal: Answer | null = null;
+
   private createIntent(params: Record<string, string>): Answer {
+    const refusal = this.intentRefusal;
+    if (refusal) {
+      this.intentRefusal = null;
+      return refusal;
+    }
+    if (Number(params.amount) < 50) {
+      return stripeError(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', {
+        code: 'amount_too_small',
+        param: 'amount',
+      });
+    }
     const method = this.methods.get(params.payment_method ?? '');
     if (!method) return missing('PaymentMethod', params.payment_method ?? '');
     const customer = params.customer ?? null;
