@@ -10,6 +10,7 @@ import { createEmailTransport } from './adapters/email-transport.ts';
 import { OutboxWorker } from './services/notifications/outbox-worker.ts';
 import { WebhookWorker } from './services/webhooks/delivery-worker.ts';
 import { createPaymentGateway } from './adapters/create-gateway.ts';
+import { StripeGateway } from './adapters/stripe/stripe-gateway.ts';
 import type { PaymentGateway } from './adapters/payment-gateway.ts';
 import { PaymentSimulator } from './adapters/simulator/simulator.ts';
 import { isSeeded, seedDemoWorld } from './seed/demo-world.ts';
@@ -86,6 +87,7 @@ export async function prepare(options: StartOptions): Promise<{
       simulator: built instanceof PaymentSimulator ? built : null,
       logStream: options.logStream,
     });
+    if (built instanceof StripeGateway) built.log = app.log;
     return { app, database, gateway, demoWorld };
   } catch (error) {
     await database.close();

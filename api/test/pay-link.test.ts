@@ -5,6 +5,7 @@ import {
   payLinkInvoiceSchema,
 } from '@meterline/domain';
 import { describe, expect, it } from 'vitest';
+import { newId } from '../src/lib/ids.ts';
 import { renderEmail } from '../src/services/notifications/render-email.tsx';
 import { payLinkKey, payLinkSecret } from '../src/repositories/pay-links.ts';
 import {
@@ -188,6 +189,35 @@ describe.each(testDatabases())('the payment link of an invoice (%s)', (database)
     const shown = payLinkInvoiceSchema.parse((await show(client, invoiceId, key)).body);
     expect(shown.invoice.status).toBe('paid');
     expect((await pay(client, invoiceId, key, pm, 'again')).status).toBe(409);
+
+    // What the provider said afterwards (a refund, a dispute) is the members' to read, not the link's.
+    const charge = await db()
+      .updateTable('charges')
+      .set({ amount_refunded_cents: 100 })
+      .where('invoice_id', '=', invoiceId)
+      .where('status', '=', 'succeeded')
+      .returning(['id', 'organization_id', 'amount_cents'])
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('charge_disputes')
+      .values({
+        id: newId('dp'),
+        provider: 'simulator',
+        provider_dispute_id: `dp_link_${invoiceId}`,
+        organization_id: charge.organization_id,
+        charge_id: charge.id,
+        invoice_id: invoiceId,
+        amount_cents: charge.amount_cents,
+        reason: 'fraudulent',
+        status: 'needs_response',
+        closed_at: null,
+        opened_at: new Date(),
+        provider_updated_at: new Date(),
+      })
+      .execute();
+    const after = payLinkInvoiceSchema.parse((await show(client, invoiceId, key)).body);
+    expect(after.invoice.amount_refunded).toBe(0);
+    expect(after.invoice.disputes).toEqual([]);
   });
 
   it('restricted-co: paid with a new card by the link alone, once, and the restriction lifted', async () => {

@@ -115,8 +115,11 @@ export interface PaymentGateway {
    * caller died before recording it) is cancelled first, so it can never take money later.
    */
   findPaymentIntentByKey(idempotencyKey: string): Promise<PaymentIntentState | null>;
-  /** Gives a succeeded payment's money back; answers the provider's refund id. */
-  refund(request: RefundRequest): Promise<{ refundRef: string }>;
+  /**
+   * Gives a succeeded payment's money back; answers the provider's refund id, or null when the
+   * provider had already given it all back (a refund made in its dashboard).
+   */
+  refund(request: RefundRequest): Promise<{ refundRef: string | null }>;
   /** Cancels a payment intent still waiting for the customer; answers its state afterwards. */
   cancelPaymentIntent(providerRef: string): Promise<PaymentIntentState>;
   createSetupIntent(request: SetupIntentRequest): Promise<CreatedSetupIntent>;
@@ -133,4 +136,24 @@ export class ProviderUnavailableError extends Failure {
   constructor(message: string, options?: ErrorOptions) {
     super('provider_unavailable', message, options);
   }
+}
+
+/**
+ * The provider refused our own credentials (a wrong, revoked or restricted secret key): the operator's
+ * to fix, never the caller's. Answered as an outage (the same request is safe again once fixed) and
+ * logged as an error; its message never holds the key, not even masked.
+ */
+export class ProviderKeyRefusedError extends ProviderUnavailableError {}
+
+/**
+ * A payment's failure when the provider refused the request for a reason of ours, not the card's (an
+ * amount under its minimum, a parameter it does not take): no decline of the card. The provider's own
+ * message goes to the error log.
+ */
+export const PROVIDER_REFUSED_PAYMENT =
+  'The payment provider refused this payment request; nothing was charged.';
+
+/** Where an adapter reports what the operator must see (the server's logger). */
+export interface ProviderLog {
+  error(details: object, message: string): void;
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { ProviderKeyRefusedError } from '../adapters/payment-gateway.ts';
 import { Failure, type FailureCode } from '../lib/failure.ts';
 
 /**
@@ -59,7 +60,10 @@ export default fp(async function errors(app: FastifyInstance) {
       return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
     }
     if (error instanceof Failure && error.code === 'provider_unavailable') {
-      request.log.warn({ err: error }, 'payment provider unavailable');
+      // Our key refused is ours to fix at once; the client sees an outage, never the provider's words.
+      if (error instanceof ProviderKeyRefusedError) {
+        request.log.error({ err: error }, 'payment provider refused our secret key');
+      } else request.log.warn({ err: error }, 'payment provider unavailable');
       return reply
         .code(FAILURE_STATUS.provider_unavailable)
         .header('retry-after', '30')

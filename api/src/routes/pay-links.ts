@@ -58,7 +58,15 @@ const payLinkRoutes: FastifyPluginAsyncZod<PayInvoiceDeps> = async (app, deps) =
       if (!detail) throw new HttpError(404, PAY_LINK_NOT_VALID);
       return {
         organization_name: organization.name,
-        invoice: { ...detail, billing_email: null, paid_with: null },
+        // Not every holder of the link is a member: no billing email, no card, nothing of what the
+        // provider said afterwards (refunds, disputes).
+        invoice: {
+          ...detail,
+          billing_email: null,
+          paid_with: null,
+          amount_refunded: 0,
+          disputes: [],
+        },
       };
     },
   );

@@ -124,6 +124,13 @@ export class FakeStripe {
     )?.[0];
   }
 
+  /** A refund an operator makes in Stripe's dashboard (no event sent: the test sends it). */
+  dashboardRefund(intentId: string, amount: number): void {
+    const intent = this.intent(intentId);
+    intent.amount_refunded += amount;
+    this.refunds.push({ id: newId('re'), payment_intent: intentId, amount });
+  }
+
   intent(id: string): FakePaymentIntent {
     const intent = this.intents.get(id);
     if (!intent) throw new Error(`The fake Stripe has no payment intent ${id}`);
@@ -279,7 +286,25 @@ export class FakeStripe {
     };
   }
 
+  /** The next payment intent created is refused with a 400 of this code (a request Stripe will not take). */
+  refuseNextIntent(code: string, message: string): void {
+    this.intentRefusal = stripeError(400, 'invalid_request_error', message, { code });
+  }
+
+  private intentRefusal: Answer | null = null;
+
   private createIntent(params: Record<string, string>): Answer {
+    const refusal = this.intentRefusal;
+    if (refusal) {
+      this.intentRefusal = null;
+      return refusal;
+    }
+    if (Number(params.amount) < 50) {
+      return stripeError(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', {
+        code: 'amount_too_small',
+        param: 'amount',
+      });
+    }
     const method = this.methods.get(params.payment_method ?? '');
     if (!method) return missing('PaymentMethod', params.payment_method ?? '');
     const customer = params.customer ?? null;
@@ -356,6 +381,16 @@ export class FakeStripe {
     const intent = this.intents.get(params.payment_intent ?? '');
     if (!intent) return missing('payment_intent', params.payment_intent ?? '');
     const amount = Number(params.amount ?? intent.amount - intent.amount_refunded);
+    if (intent.status === 'succeeded' && intent.amount_refunded >= intent.amount) {
+      return stripeError(
+        400,
+        'invalid_request_error',
+        `Charge ${intent.id} has already been refunded.`,
+        {
+          code: 'charge_already_refunded',
+        },
+      );
+    }
     if (intent.status !== 'succeeded' || intent.amount_refunded + amount > intent.amount) {
       return stripeError(400, 'invalid_request_error', 'This payment cannot be refunded.');
     }

@@ -1,10 +1,10 @@
 import Stripe from 'stripe';
 import { Failure } from '../../lib/failure.ts';
-import { ProviderUnavailableError } from '../payment-gateway.ts';
+import { ProviderKeyRefusedError, ProviderUnavailableError } from '../payment-gateway.ts';
 
 /**
- * A 4xx the provider answered: it refused the request (a bad parameter, a card declined, our key
- * refused). The caller reads the provider's message with our status: 402 for a card's refusal, 400 for
+ * A 4xx the provider answered: it refused the request (a bad parameter, a card declined; our key
+ * refused is a ProviderKeyRefusedError instead). The caller reads the provider's message with our status: 402 for a card's refusal, 400 for
  * the rest. Sending the same request again would be refused again, so it is no outage.
  */
 export class ProviderRefusedError extends Failure {
@@ -46,6 +46,12 @@ export function keyRefused(error: InstanceType<typeof Stripe.errors.StripeError>
  */
 export function providerFailure(error: unknown): Failure {
   const refusal = providerRefusal(error);
+  if (refusal && keyRefused(refusal)) {
+    // Its message quotes our key (masked): kept out of the error, its answer and the log.
+    return new ProviderKeyRefusedError(
+      `The payment provider refused our secret key (HTTP ${refusal.statusCode ?? 401}, ${refusal.type}).`,
+    );
+  }
   if (refusal) {
     const status = refusal.statusCode ?? 400;
     // A card's refusal is the customer's to read as it is ("Your card was declined.").

@@ -9,6 +9,8 @@ import {
   type CreatedSetupIntent,
   type PaymentGateway,
   type PaymentIntentState,
+  PROVIDER_REFUSED_PAYMENT,
+  type ProviderLog,
   type ProviderCard,
   type SetupIntentRequest,
   type SetupIntentState,
@@ -19,10 +21,19 @@ import { CANCELED_MESSAGE } from './stripe-webhook.ts';
 
 const FOREIGN_PAYMENT_METHOD = 'No such payment method.';
 
+/** The least Stripe charges in USD (cents): it refuses less (`amount_too_small`). */
+export const STRIPE_MINIMUM_CHARGE_CENTS = 50;
+
 export interface StripeGatewayOptions {
   /** Another address of the API than Stripe's own (a local mock of it): `http://127.0.0.1:12111`. */
   apiUrl?: string;
+  /** Where refusals of ours are reported (the server's logger); standard error without one. */
+  log?: ProviderLog;
 }
+
+const STDERR_LOG: ProviderLog = {
+  error: (details, message) => console.error(message, JSON.stringify(details)),
+};
 
 /** The SDK's host, port and protocol for an API address other than Stripe's. */
 export function stripeHostOptions(apiUrl: string | undefined): Stripe.StripeConfig {
@@ -47,6 +58,8 @@ const customerIdOf = (customer: string | { id: string } | null): string | null =
 export class StripeGateway implements PaymentGateway {
   readonly provider = 'stripe';
   private readonly stripe: Stripe;
+  /** Set by the server once its logger exists. */
+  log: ProviderLog;
 
   constructor(
     private readonly db: Db,
@@ -61,6 +74,7 @@ export class StripeGateway implements PaymentGateway {
             ...stripeHostOptions(options.apiUrl),
           })
         : secretKeyOrClient;
+    this.log = options.log ?? STDERR_LOG;
   }
 
   async createCard(_card: CardDetails): Promise<ProviderCard> {
@@ -138,21 +152,39 @@ export class StripeGateway implements PaymentGateway {
     return stateOf(intent);
   }
 
-  async refund(request: RefundRequest): Promise<{ refundRef: string }> {
-    const refund = await this.call(() =>
-      this.stripe.refunds.create(
+  async refund(request: RefundRequest): Promise<{ refundRef: string | null }> {
+    try {
+      const refund = await this.stripe.refunds.create(
         {
           payment_intent: request.providerRef,
           amount: request.amountCents,
           metadata: { reason: request.reason.slice(0, 500) },
         },
         { idempotencyKey: request.idempotencyKey },
-      ),
-    );
-    return { refundRef: refund.id };
+      );
+      return { refundRef: refund.id };
+    } catch (error) {
+      // Everything was given back already (a refund made in the dashboard): nothing is left to refund.
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError &&
+        error.code === 'charge_already_refunded'
+      ) {
+        return { refundRef: null };
+      }
+      throw providerFailure(error);
+    }
   }
 
   private async createPaymentIntent(request: ChargeRequest): Promise<PaymentIntentState> {
+    // Under the provider's minimum nothing is asked: it would refuse, and the refusal is ours, not the
+    // card's (decision 004).
+    if (request.amountCents < STRIPE_MINIMUM_CHARGE_CENTS) {
+      this.log.error(
+        { amountCents: request.amountCents, chargeKey: request.idempotencyKey },
+        'payment under the payment provider minimum not sent',
+      );
+      return { status: 'failed', providerRef: null, message: PROVIDER_REFUSED_PAYMENT };
+    }
     let method: Stripe.PaymentMethod;
     try {
       method = await this.stripe.paymentMethods.retrieve(request.providerPaymentMethodId);
@@ -213,8 +245,20 @@ export class StripeGateway implements PaymentGateway {
         return { status: 'failed', providerRef: null, message: FOREIGN_PAYMENT_METHOD };
       }
       const refusal = providerRefusal(error);
-      // The provider refused this payment (not our key): it failed, with the provider's message.
-      if (refusal && !keyRefused(refusal)) return this.refused(createdId, refusal.message);
+      // The provider refused this payment for a reason of ours (an amount under its minimum, a
+      // parameter): it failed, but not as the card's decline; the provider's words go to the log.
+      if (refusal && !keyRefused(refusal)) {
+        this.log.error(
+          {
+            providerStatus: refusal.statusCode,
+            providerCode: refusal.code,
+            providerMessage: refusal.message,
+            chargeKey: request.idempotencyKey,
+          },
+          'payment provider refused a payment request',
+        );
+        return this.refused(createdId, PROVIDER_REFUSED_PAYMENT);
+      }
       throw providerFailure(error);
     }
   }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { PaymentEvent } from '../../adapters/payment-event.ts';
-import { findChargeForIntent } from '../../repositories/charges.ts';
+import { findChargeForIntent, lockCharge } from '../../repositories/charges.ts';
+import { lockInvoice } from '../../repositories/invoices.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordAudit } from '../../repositories/record-audit.ts';
 import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
@@ -10,6 +11,13 @@ type DisputeEvent = Extract<
   PaymentEvent,
   { type: 'charge.dispute.created' | 'charge.dispute.updated' | 'charge.dispute.closed' }
 >;
+
+/** How far along a dispute's status is: waiting for evidence, then reviewed, then closed. */
+function statusRank(status: string): number {
+  if (status === 'needs_response' || status === 'warning_needs_response') return 0;
+  if (status === 'under_review' || status === 'warning_under_review') return 1;
+  return 2;
+}
 
 /**
  * A dispute of a payment (a chargeback), as the provider's events tell it: recorded on its charge and
@@ -23,7 +31,12 @@ export async function recordDispute(
   event: DisputeEvent,
   at: Date,
 ): Promise<'applied' | 'unknown'> {
-  const charge = await findChargeForIntent(trx, event.providerRef, null);
+  const found = await findChargeForIntent(trx, event.providerRef, null);
+  if (!found) return 'unknown';
+  // The charge locked (invoice first, as every settler locks them) before its dispute is looked for:
+  // locking a dispute row not written yet would lock nothing, and two first events would both insert.
+  if (found.invoice_id) await lockInvoice(trx, found.invoice_id);
+  const charge = await lockCharge(trx, found.id);
   if (!charge) return 'unknown';
   const closed = event.type === 'charge.dispute.closed';
   const existing = await trx
@@ -34,7 +47,11 @@ export async function recordDispute(
     .forUpdate()
     .executeTakeFirst();
   if (existing) {
-    const older = existing.provider_updated_at.getTime() > event.occurredAt.getTime();
+    const then = existing.provider_updated_at.getTime();
+    const now = event.occurredAt.getTime();
+    // Events of the same second come in any order: the status further along wins.
+    const older =
+      then > now || (then === now && statusRank(event.status) < statusRank(existing.status));
     const reopening = existing.closed_at !== null && !closed;
     const same =
       existing.status === event.status &&
