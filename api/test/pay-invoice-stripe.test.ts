@@ -3,18 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicePaymentKey } from '../src/services/invoices/pay-invoice.ts';
 import {
   FAKE_DECLINE_MESSAGE,
-  FakeStripe,
+  type FakeStripe,
   type FakeCardKind,
   type FakePaymentIntent,
 } from './support/fake-stripe.ts';
 import { invoicePaymentState, reopenInvoice, type PayAnswer } from './support/payments.ts';
-import {
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-  signInEveryone,
-} from './support/server.ts';
+import { startStripeServer, type StripeWorld } from './support/stripe-server.ts';
+import { testDatabases, type TestClient, type TestServer } from './support/server.ts';
 
 const WEBHOOK_SECRET = 'whsec_meterlinePayNowSigningSecret';
 
@@ -25,23 +20,18 @@ describe.each(testDatabases())('paying an invoice with Stripe configured (%s)', 
   let server: TestServer;
   let as: (user: string) => TestClient;
 
+  let world: StripeWorld | undefined;
   beforeAll(async () => {
-    stripe = await FakeStripe.start();
-    server = await startTestServer({
+    world = await startStripeServer({
       database,
+      name: 'PayNow',
       env: {
-        STRIPE_SECRET_KEY: 'sk_test_meterlinePayNow',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_meterlinePayNow',
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
       },
     });
-    as = await signInEveryone(server);
+    ({ stripe, server, as } = world);
   });
-  afterAll(async () => {
-    await server.close();
-    await stripe.close();
-  });
+  afterAll(() => world?.close());
 
   const db = () => server.database.db;
 

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeStripe } from './support/fake-stripe.ts';
+import type { FakeStripe } from './support/fake-stripe.ts';
+import { startStripeServer, type StripeWorld } from './support/stripe-server.ts';
 import { reopenInvoice } from './support/payments.ts';
-import {
-  signInEveryone,
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-} from './support/server.ts';
+import { testDatabases, type TestClient, type TestServer } from './support/server.ts';
 import { sendStripeEvent, stripeDispute } from './support/stripe-events.ts';
 
 const WEBHOOK_SECRET = 'whsec_meterlineDisputeOrder';
@@ -19,23 +14,18 @@ describe.each(testDatabases())('Dispute events in any order (%s)', (database) =>
   let server: TestServer;
   let as: (user: string) => TestClient;
 
+  let world: StripeWorld | undefined;
   beforeAll(async () => {
-    stripe = await FakeStripe.start();
-    server = await startTestServer({
+    world = await startStripeServer({
       database,
+      name: 'DisputeOrder',
       env: {
-        STRIPE_SECRET_KEY: 'sk_test_meterlineDisputeOrder',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_meterlineDisputeOrder',
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
       },
     });
-    as = await signInEveryone(server);
+    ({ stripe, server, as } = world);
   });
-  afterAll(async () => {
-    await server?.close();
-    await stripe?.close();
-  });
+  afterAll(() => world?.close());
 
   const db = () => server.database.db;
   const send = (id: string, type: string, object: object, created: number) =>

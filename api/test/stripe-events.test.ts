@@ -9,15 +9,10 @@ import { newId } from '../src/lib/ids.ts';
 import { PROVIDER_UNAVAILABLE_MESSAGE } from '../src/plugins/errors.ts';
 import { insertPaymentMethod } from '../src/repositories/payment-methods.ts';
 import { billingRecipients } from '../src/services/notifications/enqueue-email.ts';
-import { FakeStripe } from './support/fake-stripe.ts';
+import type { FakeStripe } from './support/fake-stripe.ts';
+import { startStripeServer, type StripeWorld } from './support/stripe-server.ts';
 import { captchaToken, listCards, organizationIdOf, reopenInvoice } from './support/payments.ts';
-import {
-  signInEveryone,
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-} from './support/server.ts';
+import { testDatabases, type TestClient, type TestServer } from './support/server.ts';
 import { sendStripeEvent, stripeCharge, stripeDispute } from './support/stripe-events.ts';
 
 const WEBHOOK_SECRET = 'whsec_meterlineProviderEvents';
@@ -32,25 +27,20 @@ describe.each(testDatabases())('Stripe events and refusals (%s)', (database) => 
   let server: TestServer;
   let as: (user: string) => TestClient;
 
+  let world: StripeWorld | undefined;
   beforeAll(async () => {
-    stripe = await FakeStripe.start();
-    server = await startTestServer({
+    world = await startStripeServer({
       database,
+      name: 'Events',
       env: {
-        STRIPE_SECRET_KEY: 'sk_test_meterlineEvents',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_meterlineEvents',
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
         METERING_API_KEY: METERING_KEY,
         EMAIL_OUTBOX_INTERVAL_SECONDS: '0',
       },
     });
-    as = await signInEveryone(server);
+    ({ stripe, server, as } = world);
   });
-  afterAll(async () => {
-    await server?.close();
-    await stripe?.close();
-  });
+  afterAll(() => world?.close());
 
   const db = () => server.database.db;
   const now = () => Math.floor(Date.now() / 1000);

@@ -2,15 +2,10 @@ import { auditLogPageSchema, type AuditLogEntry } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.ts';
 import { runBillingJobs } from '../src/services/billing/run-billing-jobs.ts';
-import { FakeStripe } from './support/fake-stripe.ts';
+import type { FakeStripe } from './support/fake-stripe.ts';
+import { startStripeServer, type StripeWorld } from './support/stripe-server.ts';
 import { organizationIdOf, reopenInvoice } from './support/payments.ts';
-import {
-  signInEveryone,
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-} from './support/server.ts';
+import { testDatabases, type TestClient, type TestServer } from './support/server.ts';
 import { sendStripeEvent, stripeCharge } from './support/stripe-events.ts';
 
 const WEBHOOK_SECRET = 'whsec_meterlineRefundOwed';
@@ -23,23 +18,18 @@ describe.each(testDatabases())('A refund owed after a dashboard refund (%s)', (d
   let server: TestServer;
   let as: (user: string) => TestClient;
 
+  let world: StripeWorld | undefined;
   beforeAll(async () => {
-    stripe = await FakeStripe.start();
-    server = await startTestServer({
+    world = await startStripeServer({
       database,
+      name: 'RefundOwed',
       env: {
-        STRIPE_SECRET_KEY: 'sk_test_meterlineRefundOwed',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_meterlineRefundOwed',
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
       },
     });
-    as = await signInEveryone(server);
+    ({ stripe, server, as } = world);
   });
-  afterAll(async () => {
-    await server?.close();
-    await stripe?.close();
-  });
+  afterAll(() => world?.close());
 
   const db = () => server.database.db;
   const now = () => Math.floor(Date.now() / 1000);

@@ -2,15 +2,10 @@ import { emailOutboxListSchema } from '@meterline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_REFUSED_PAYMENT } from '../src/adapters/payment-gateway.ts';
 import { PROVIDER_UNAVAILABLE_MESSAGE } from '../src/plugins/errors.ts';
-import { FakeStripe } from './support/fake-stripe.ts';
+import type { FakeStripe } from './support/fake-stripe.ts';
+import { startStripeServer, type StripeWorld } from './support/stripe-server.ts';
 import { captchaToken, listCards, reopenInvoice } from './support/payments.ts';
-import {
-  signInEveryone,
-  startTestServer,
-  testDatabases,
-  type TestClient,
-  type TestServer,
-} from './support/server.ts';
+import { testDatabases, type TestClient, type TestServer } from './support/server.ts';
 
 const METERING_KEY = 'test-metering-key-0123456789';
 
@@ -23,27 +18,21 @@ describe.each(testDatabases())("Stripe's refusals of our requests (%s)", (databa
   let as: (user: string) => TestClient;
   const lines: string[] = [];
 
+  let world: StripeWorld | undefined;
   beforeAll(async () => {
-    stripe = await FakeStripe.start();
-    server = await startTestServer({
+    world = await startStripeServer({
       database,
+      name: 'Refusals',
       env: {
-        STRIPE_SECRET_KEY: 'sk_test_meterlineRefusals',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_meterlineRefusals',
-        STRIPE_WEBHOOK_SECRET: 'whsec_meterlineRefusals',
-        STRIPE_API_URL: stripe.url,
         METERING_API_KEY: METERING_KEY,
         EMAIL_OUTBOX_INTERVAL_SECONDS: '0',
         LOG_LEVEL: 'warn',
       },
       logStream: { write: (line) => lines.push(line) },
     });
-    as = await signInEveryone(server);
+    ({ stripe, server, as } = world);
   });
-  afterAll(async () => {
-    await server?.close();
-    await stripe?.close();
-  });
+  afterAll(() => world?.close());
 
   const db = () => server.database.db;
   const org = (slug: string) => `/platform/organizations/${slug}`;

@@ -74,7 +74,7 @@ function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {
   const object = event.data.object as unknown as EventObject;
   const objectId = str(object.id);
   if (!objectId) return null;
-  const chargeKey = object.metadata?.charge_key ?? null;
+  const chargeKey = str(object.metadata?.charge_key);
   const occurredAt = new Date(event.created * 1000);
   const type = event.type as string;
   switch (type) {

@@ -1,6 +1,7 @@
 import type { AuditTargetType } from '@meterline/domain';
 import type { Db } from '../../db/database.ts';
-import type { ChargeRow } from '../../repositories/charges.ts';
+import { findChargeForIntent, lockCharge, type ChargeRow } from '../../repositories/charges.ts';
+import { lockInvoice } from '../../repositories/invoices.ts';
 import type { AuditContext } from '../../repositories/record-audit.ts';
 
 /** Changes the card provider's events make (a refund in its dashboard, a dispute, a card update). */
@@ -33,4 +34,15 @@ export async function paymentTarget(
     return { target: { type: 'plan_change', id: charge.plan_change_id }, number: null };
   }
   return { target: { type: 'credit_top_up', id: charge.id }, number: null };
+}
+
+/**
+ * The charge a provider's event about a payment intent is about, locked as every settler locks it:
+ * its invoice first, then the charge. Null when no charge of ours paid through that intent.
+ */
+export async function lockChargeOfIntent(trx: Db, providerRef: string): Promise<ChargeRow | null> {
+  const found = await findChargeForIntent(trx, providerRef, null);
+  if (!found) return null;
+  if (found.invoice_id) await lockInvoice(trx, found.invoice_id);
+  return (await lockCharge(trx, found.id)) ?? null;
 }

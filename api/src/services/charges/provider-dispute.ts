@@ -1,11 +1,9 @@
 import type { Db } from '../../db/database.ts';
 import type { PaymentEvent } from '../../adapters/payment-event.ts';
-import { findChargeForIntent, lockCharge } from '../../repositories/charges.ts';
-import { lockInvoice } from '../../repositories/invoices.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordAudit } from '../../repositories/record-audit.ts';
 import { enqueueBillingEmail } from '../notifications/enqueue-email.ts';
-import { CARD_PROVIDER, paymentTarget } from './provider-audit.ts';
+import { CARD_PROVIDER, lockChargeOfIntent, paymentTarget } from './provider-audit.ts';
 
 type DisputeEvent = Extract<
   PaymentEvent,
@@ -31,12 +29,9 @@ export async function recordDispute(
   event: DisputeEvent,
   at: Date,
 ): Promise<'applied' | 'unknown'> {
-  const found = await findChargeForIntent(trx, event.providerRef, null);
-  if (!found) return 'unknown';
-  // The charge locked (invoice first, as every settler locks them) before its dispute is looked for:
-  // locking a dispute row not written yet would lock nothing, and two first events would both insert.
-  if (found.invoice_id) await lockInvoice(trx, found.invoice_id);
-  const charge = await lockCharge(trx, found.id);
+  // The charge locked before its dispute is looked for: locking a dispute row not written yet would
+  // lock nothing, and two first events would both insert.
+  const charge = await lockChargeOfIntent(trx, event.providerRef);
   if (!charge) return 'unknown';
   const closed = event.type === 'charge.dispute.closed';
   const existing = await trx

@@ -1,9 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import type { PaymentEvent } from '../../adapters/payment-event.ts';
-import { findChargeForIntent, lockCharge, type ChargeRow } from '../../repositories/charges.ts';
-import { lockInvoice } from '../../repositories/invoices.ts';
+import type { ChargeRow } from '../../repositories/charges.ts';
 import { recordAudit } from '../../repositories/record-audit.ts';
-import { CARD_PROVIDER, paymentTarget } from './provider-audit.ts';
+import { CARD_PROVIDER, lockChargeOfIntent, paymentTarget } from './provider-audit.ts';
 
 type RefundEvent = Extract<PaymentEvent, { type: 'charge.refunded' }>;
 
@@ -20,11 +19,7 @@ export async function recordProviderRefund(
   event: RefundEvent,
   at: Date,
 ): Promise<'applied' | 'unknown'> {
-  const found = await findChargeForIntent(trx, event.providerRef, null);
-  if (!found) return 'unknown';
-  // Invoice first, then charge, as every settler locks them.
-  if (found.invoice_id) await lockInvoice(trx, found.invoice_id);
-  const charge = await lockCharge(trx, found.id);
+  const charge = await lockChargeOfIntent(trx, event.providerRef);
   if (!charge) return 'unknown';
   const total = Math.min(event.amountRefundedCents, charge.amount_cents);
   if (total <= charge.amount_refunded_cents) return 'applied';

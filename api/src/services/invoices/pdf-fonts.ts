@@ -63,8 +63,7 @@ const TOKEN = 'meterline-font:';
  * font with `new SharedFace(stream)`, and the object a constructor returns is what `new` gives. The font is
  * only read after parsing (each document keeps its own subset), so documents share it safely.
  */
-// A font format is a class to fontkit: `probe` on it, `new` for the font.
-// eslint-disable-next-line @typescript-eslint/no-extraneous-class
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- fontkit takes a font format as a class: `probe` on it, `new` for the font
 class SharedFace {
   static probe(buffer: Uint8Array): boolean {
     return buffer.length < 64 && Buffer.from(buffer).toString('latin1').startsWith(TOKEN);
